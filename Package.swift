@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "mailfs",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "mailfs", targets: ["mailfs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        // libfuse3 low-level API, through pkg-config (Debian: libfuse3-dev).
+        .systemLibrary(
+            name: "CFuse3",
+            pkgConfig: "fuse3",
+            providers: [.apt(["libfuse3-dev"])]
+        ),
+        // Pure Swift, no I/O: parsing, threading, naming.
+        .target(name: "MailCore"),
+        // The configuration file and the paths mailfs uses.
+        .target(
+            name: "Config",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // GRDB over the system SQLite: schema, migrations, queries, import.
+        .target(
+            name: "Store",
+            dependencies: [
+                "MailCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // libfuse3 binding and the mounted tree: the only module that knows inodes.
+        .target(
+            name: "FUSE",
+            dependencies: [
+                "CFuse3", "MailCore", "Store", "Config",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "mailfs",
+            dependencies: [
+                "MailCore", "Store", "Config", "FUSE",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
+        .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
+        .testTarget(name: "MountTests", dependencies: ["MailCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
