@@ -1,0 +1,81 @@
+/// The tunables of `[defaults]`, each of which an account may override in its own table.
+///
+/// `MailfsConfig.defaults` holds the `[defaults]` table over the built-in values below;
+/// `AccountConfig.settings` holds the effective values for one account
+/// (account override ?? `[defaults]` ?? built-in).
+public struct AccountSettings: Sendable, Equatable {
+    /// Days of mail synced per folder (UID SEARCH SINCE): 7, 14, 30, 60 or 90.
+    public var syncWindowDays = 30
+    /// Size above which downloaded content is evicted, least recently used first, per account.
+    public var cacheLimitMB = 500
+    /// Messages up to this size have their raw bytes stored at sync; larger ones are fetched on read.
+    public var rawStoreMaxKB = 256
+    /// Seconds a new outbox message waits before transmission, so `rm` can still cancel it (0: none).
+    public var undoSeconds = 5
+    /// More deletions than this within a minute on one account are held for confirmation.
+    public var deleteGuard = 100
+
+    public init() {}
+
+    public var cacheLimitBytes: Int { cacheLimitMB * 1024 * 1024 }
+    public var rawStoreMaxBytes: Int { rawStoreMaxKB * 1024 }
+}
+
+extension AccountSettings {
+    /// Every settings key, its field and its rule. Adding a setting is a field above and a line here:
+    /// the parser, the unknown-key check and the per-account overrides all read this table.
+    static let keys: [SettingKey] = [
+        SettingKey("sync_window_days", \.syncWindowDays, .oneOf([7, 14, 30, 60, 90])),
+        SettingKey("cache_limit_mb", \.cacheLimitMB, .range(1...1_048_576)),
+        SettingKey("raw_store_max_kb", \.rawStoreMaxKB, .range(0...1_048_576)),
+        SettingKey("undo_seconds", \.undoSeconds, .range(0...3600)),
+        SettingKey("delete_guard", \.deleteGuard, .range(0...1_000_000)),
+    ]
+
+    static var keyNames: [String] { keys.map(\.name) }
+
+    /// These settings with every settings key present in `table` applied over them.
+    func overridden(by table: TableReader) throws(ConfigError) -> AccountSettings {
+        var result = self
+        for setting in Self.keys {
+            if let value = try table.integer(setting.name, setting.rule) {
+                result[keyPath: setting.field] = value
+            }
+        }
+        return result
+    }
+}
+
+/// One row of `AccountSettings.keys`.
+struct SettingKey: Sendable {
+    let name: String
+    let field: WritableKeyPath<AccountSettings, Int> & Sendable
+    let rule: IntegerRule
+
+    init(_ name: String, _ field: WritableKeyPath<AccountSettings, Int> & Sendable, _ rule: IntegerRule) {
+        self.name = name
+        self.field = field
+        self.rule = rule
+    }
+}
+
+/// The integers a key accepts, and how to say so in an error.
+enum IntegerRule: Sendable {
+    case range(ClosedRange<Int>)
+    case oneOf([Int])
+
+    func allows(_ value: Int) -> Bool {
+        switch self {
+        case .range(let range): range.contains(value)
+        case .oneOf(let values): values.contains(value)
+        }
+    }
+
+    /// Completes "expected …": `an integer 1-65535`, `one of 7, 14, 30, 60, 90`.
+    var expectation: String {
+        switch self {
+        case .range(let range): "an integer \(range.lowerBound)-\(range.upperBound)"
+        case .oneOf(let values): "one of " + values.map(String.init).joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// The configuration file explained, for `mailfs --help` and `./mount --help`.
+public enum ConfigHelp {
+    /// A complete config with a generic IMAP account and a Gmail account using XOAUTH2.
+    /// The tests parse it, so the help can never show a config mailfs would refuse.
+    public static let example = """
+        [defaults]
+        sync_window_days = 30
+
+        [accounts.work]
+        address = "me@example.com"
+        password_command = "pass show mail/work"
+        aliases = ["me@alias.example"]
+
+        [accounts.work.imap]
+        host = "imap.example.com"
+        port = 993
+        security = "tls"
+
+        [accounts.work.smtp]
+        host = "smtp.example.com"
+        port = 587
+        security = "starttls"
+
+        [accounts.personal]
+        address = "me@gmail.com"
+        auth = "xoauth2"
+        token_command = "oauth2-token me@gmail.com"
+        sync_window_days = 90
+
+        [accounts.personal.imap]
+        host = "imap.gmail.com"
+
+        [accounts.personal.smtp]
+        host = "smtp.gmail.com"
+        """
+
+    public static let helpText = """
+        CONFIGURATION
+          File: $XDG_CONFIG_HOME/mailfs/config.toml (default ~/.config/mailfs/config.toml);
+          --config FILE uses another. Without a config file, ./mount DIR mounts an offline
+          demo account. Local data lives in $XDG_DATA_HOME/mailfs/ (default
+          ~/.local/share/mailfs/). An invalid config is refused with its file, line and key.
+          Unknown keys are refused, so typos are caught.
+
+        [defaults]  (all optional; any of these may also be set in an account's table)
+          sync_window_days = 30     days of mail to sync: 7, 14, 30, 60 or 90
+          cache_limit_mb = 500      downloaded content kept per account before LRU eviction
+          raw_store_max_kb = 256    messages up to this size are stored whole at sync
+          undo_seconds = 5          delay before an outbox message is sent (rm cancels it)
+          delete_guard = 100        more deletions than this per minute wait for
+                                    "echo confirm-deletes > ACCOUNT/.control"
+
+        [accounts.NAME]  (NAME is the account's directory: letters, digits, - _ . ;
+                          not starting with '.', and not "inbox")
+          address = "me@example.com"       required
+          username = "..."                 login name; default: address
+          auth = "plain"                   plain | xoauth2
+          password_command = "..."         with auth = "plain": prints the password
+          token_command = "..."            with auth = "xoauth2": prints an access token
+          provider = "generic"             gmail | generic; default: gmail for Gmail hosts
+          ca_file = "/path/ca.pem"         extra trusted CA, added to the system roots
+          aliases = ["..."]                other addresses allowed as From
+
+        [accounts.NAME.imap]  (required)
+          host = "imap.example.com"        required
+          security = "tls"                 tls | starttls; a server without STARTTLS is refused
+          port = 993                       default 993 (tls) or 143 (starttls)
+
+        [accounts.NAME.smtp]  (optional; without it the account cannot send)
+          host = "smtp.example.com"        required
+          security = "tls"                 tls | starttls
+          port = 465                       default 465 (tls) or 587 (starttls)
+
+          Secrets are never stored: mailfs runs the command when it needs the secret and
+          uses its standard output (like mbsync's PassCmd), and never writes it to disk,
+          .status or .log.
+
+        EXAMPLE: a generic IMAP account and a Gmail account with OAuth2
+
+        \(example.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
+        """
+}

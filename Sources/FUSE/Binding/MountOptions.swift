@@ -1,0 +1,78 @@
+/// How `FuseSession` mounts and caches. The defaults suit mailfs: mail is immutable once
+/// stored, so the kernel may cache names, attributes and listings for a minute; the tree
+/// calls `Invalidator` when the store changes under a mounted directory.
+public struct MountOptions: Sendable, Equatable {
+    /// The directory to mount on. It must exist and (unless `allowNonEmpty`) be empty.
+    public var mountPoint: String
+    /// The source shown by `mount`/`df` (fsname=); the type shows as `fuse.<subtype>`.
+    public var fsname: String
+    public var subtype: String
+    /// Seconds the kernel may trust a name -> inode answer.
+    public var entryTimeout: Double
+    /// Seconds the kernel may trust attributes (size, mtime, mode).
+    public var attributeTimeout: Double
+    /// Seconds the kernel may remember that a name does not exist (0 disables).
+    public var negativeEntryTimeout: Double
+    /// Let other users see the mount. Never on unless the user asks (DESIGN.md §2); needs
+    /// `user_allow_other` in /etc/fuse.conf for non-root users.
+    public var allowOther: Bool
+    /// libfuse3 mounts over a non-empty directory, hiding its files; we refuse unless asked.
+    public var allowNonEmpty: Bool
+    /// libfuse's own request trace on stderr (`-d`).
+    public var debug: Bool
+    /// Worker threads of the multithreaded loop.
+    public var maxThreads: Int
+    /// Install libfuse's SIGINT/SIGTERM/SIGHUP handlers for the duration of `run()`.
+    /// Only one session per process can own them; embedders (and tests running several
+    /// mounts) turn this off and end the session with `unmount()`.
+    public var handleSignals: Bool
+    /// `statfs` (df, file managers, rsync) reports the space of the filesystem holding this
+    /// path, normally the store's directory; nil reports zero blocks.
+    public var spaceReportPath: String?
+
+    public init(mountPoint: String,
+                fsname: String = "mailfs",
+                subtype: String = "mailfs",
+                entryTimeout: Double = 60,
+                attributeTimeout: Double = 60,
+                negativeEntryTimeout: Double = 60,
+                allowOther: Bool = false,
+                allowNonEmpty: Bool = false,
+                debug: Bool = false,
+                maxThreads: Int = 10,
+                handleSignals: Bool = true,
+                spaceReportPath: String? = nil) {
+        self.mountPoint = mountPoint
+        self.fsname = fsname
+        self.subtype = subtype
+        self.entryTimeout = entryTimeout
+        self.attributeTimeout = attributeTimeout
+        self.negativeEntryTimeout = negativeEntryTimeout
+        self.allowOther = allowOther
+        self.allowNonEmpty = allowNonEmpty
+        self.debug = debug
+        self.maxThreads = maxThreads
+        self.handleSignals = handleSignals
+        self.spaceReportPath = spaceReportPath
+    }
+
+    /// The argv handed to `fuse_session_new` (argv[0] is a program name, never parsed).
+    var sessionArguments: [String] {
+        var mountOptions = ["fsname=\(Self.escaped(fsname))", "subtype=\(Self.escaped(subtype))",
+                            "default_permissions"]
+        if allowOther { mountOptions.append("allow_other") }
+        var arguments = ["mailfs", "-o", mountOptions.joined(separator: ",")]
+        if debug { arguments.append("-d") }
+        return arguments
+    }
+
+    /// libfuse splits -o values on commas and treats backslash as an escape.
+    private static func escaped(_ value: String) -> String {
+        var result = ""
+        for character in value {
+            if character == "," || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+}

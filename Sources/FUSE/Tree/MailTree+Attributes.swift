@@ -1,0 +1,60 @@
+import Foundation
+import Store
+
+/// Attributes of every kind of node: modes 0700/0600 (DESIGN.md §2), message dates as
+/// mtimes, exact sizes.
+extension MailTree {
+    func attributes(of node: Node) throws(FSError) -> FileAttributes {
+        switch node {
+        case .message(let id):
+            guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
+            return messageAttributes(message)
+        case .attachmentFile(let id):
+            guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
+            return attachmentAttributes(attachment)
+        case .rootStatus, .accountStatus, .accountLog:
+            return generatedFileAttributes(node)
+        case .accountControl(let id):
+            return controlAttributes(id)
+        case .thread(let id):
+            guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
+            return directoryAttributes(node, modified: thread.latestDate)
+        default:
+            // Listing the directory proves it exists and counts its subdirectories.
+            let listing = try listing(of: node.inode)
+            var attributes = directoryAttributes(node)
+            attributes.linkCount = UInt32(2 + listing.subdirectoryCount)
+            return attributes
+        }
+    }
+
+    func directoryAttributes(_ node: Node, modified: Date? = nil) -> FileAttributes {
+        FileAttributes(inode: node.inode, kind: .directory, permissions: 0o700, linkCount: 2,
+                       size: 4096, modified: modified ?? settings.mountedAt)
+    }
+
+    func messageAttributes(_ message: MessageEntry) -> FileAttributes {
+        FileAttributes(inode: Node.message(message.id).inode, kind: .regular, permissions: 0o600,
+                       linkCount: UInt32(max(message.folderCount, 1)),
+                       size: UInt64(max(message.sizeBytes, 0)), modified: message.date)
+    }
+
+    func attachmentAttributes(_ attachment: AttachmentRecord) -> FileAttributes {
+        FileAttributes(inode: Node.attachmentFile(attachment.id ?? 0).inode, kind: .regular,
+                       permissions: 0o600, linkCount: 1,
+                       size: UInt64(max(attachment.sizeBytes, 0)), modified: settings.mountedAt)
+    }
+
+    /// `.status` and `.log` are rendered on open and served with direct I/O, so the size
+    /// reported here is the size of a rendering now; readers read to EOF regardless.
+    func generatedFileAttributes(_ node: Node) -> FileAttributes {
+        let size = (try? generatedContent(node).count) ?? 0
+        return FileAttributes(inode: node.inode, kind: .regular, permissions: 0o600, linkCount: 1,
+                              size: UInt64(size), modified: Date())
+    }
+
+    func controlAttributes(_ accountId: Int64) -> FileAttributes {
+        FileAttributes(inode: Node.accountControl(accountId).inode, kind: .regular, permissions: 0o200,
+                       linkCount: 1, size: 0, modified: settings.mountedAt)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Store
+
+/// What each directory of the tree contains (DESIGN.md §2).
+extension MailTree {
+    func entries(of node: Node) throws -> [DirectoryEntry] {
+        switch node {
+        case .root: return try rootEntries()
+        case .unifiedInbox: return try unifiedInboxEntries()
+        case .account(let id): return try accountEntries(id)
+        case .folder(let id): return try folderEntries(id)
+        case .threads(let id):
+            return try store.threads(accountId: id).map { thread in
+                DirectoryEntry(name: thread.dirName, attributes: directoryAttributes(
+                    .thread(thread.id), modified: thread.latestDate))
+            }
+        case .thread(let id): return try store.messages(inThread: id).map(messageEntry)
+        case .archive(let id): return try store.archivedMessages(accountId: id).map(messageEntry)
+        case .outbox: return []
+        case .attachments(let id):
+            return try store.messagesWithAttachments(accountId: id).map { message in
+                DirectoryEntry(name: Self.attachmentDirectoryName(message.fileName),
+                               attributes: directoryAttributes(.attachmentMessage(message.id),
+                                                               modified: message.date))
+            }
+        case .attachmentMessage(let id):
+            return try store.attachments(ofEmail: id).map { attachment in
+                DirectoryEntry(name: attachment.fileName, attributes: attachmentAttributes(attachment))
+            }
+        default:
+            throw FSError(ENOTDIR)
+        }
+    }
+
+    private func rootEntries() throws -> [DirectoryEntry] {
+        var entries = [
+            DirectoryEntry(name: ".status", attributes: generatedFileAttributes(.rootStatus)),
+            DirectoryEntry(name: "inbox", attributes: directoryAttributes(.unifiedInbox)),
+        ]
+        for account in try accounts.all() {
+            guard let id = account.id else { continue }
+            entries.append(DirectoryEntry(name: account.name, attributes: directoryAttributes(.account(id))))
+        }
+        return entries
+    }
+
+    /// Unified inbox names carry the account: `work - 2026-11-20 1432 Alice - Lunch.eml`.
+    private func unifiedInboxEntries() throws -> [DirectoryEntry] {
+        let names = Dictionary(uniqueKeysWithValues: try accounts.all().compactMap { account in
+            account.id.map { ($0, account.name) }
+        })
+        return try store.inboxMessages().map { message in
+            var entry = messageEntry(message)
+            entry.name = "\(names[message.accountId] ?? "account") - \(message.fileName)"
+            return entry
+        }
+    }
+
+    private func accountEntries(_ accountId: Int64) throws -> [DirectoryEntry] {
+        guard try accounts.record(id: accountId) != nil else { throw FSError(ENOENT) }
+        var entries = [
+            DirectoryEntry(name: ".status", attributes: generatedFileAttributes(.accountStatus(accountId))),
+            DirectoryEntry(name: ".log", attributes: generatedFileAttributes(.accountLog(accountId))),
+            DirectoryEntry(name: ".control", attributes: controlAttributes(accountId)),
+        ]
+        let folders = try store.folders(accountId: accountId)
+        for folder in folders where !folder.path.contains("/") {
+            guard let id = folder.id else { continue }
+            entries.append(DirectoryEntry(name: folder.path, attributes: directoryAttributes(.folder(id))))
+        }
+        let virtual: [(String, Node)] = [
+            ("archive", .archive(accountId)), ("outbox", .outbox(accountId)),
+            ("threads", .threads(accountId)), ("attachments", .attachments(accountId)),
+        ]
+        for (name, node) in virtual {
+            entries.append(DirectoryEntry(name: name, attributes: directoryAttributes(node)))
+        }
+        return entries
+    }
+
+    /// A folder lists its subfolders, then its messages.
+    private func folderEntries(_ folderId: Int64) throws -> [DirectoryEntry] {
+        guard let folder = try store.folder(id: folderId) else { throw FSError(ENOENT) }
+        let prefix = folder.path + "/"
+        var entries: [DirectoryEntry] = []
+        for child in try store.folders(accountId: folder.accountId) where child.path.hasPrefix(prefix) {
+            let rest = child.path.dropFirst(prefix.count)
+            guard !rest.contains("/"), let id = child.id else { continue }
+            entries.append(DirectoryEntry(name: String(rest), attributes: directoryAttributes(.folder(id))))
+        }
+        guard folder.isSelectable else { return entries }
+        return entries + (try store.messages(inFolder: folderId).map(messageEntry))
+    }
+
+    func messageEntry(_ message: MessageEntry) -> DirectoryEntry {
+        DirectoryEntry(name: message.fileName, attributes: messageAttributes(message))
+    }
+
+    /// attachments/<message>/ is named after the message file, without `.eml`.
+    static func attachmentDirectoryName(_ messageFileName: String) -> String {
+        messageFileName.hasSuffix(".eml") ? String(messageFileName.dropLast(4)) : messageFileName
+    }
+}

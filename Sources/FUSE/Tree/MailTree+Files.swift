@@ -1,0 +1,91 @@
+import Foundation
+import MailCore
+import Store
+
+/// Opening and reading files: messages and attachments from the store, `.status` and
+/// `.log` rendered at open, `.control` taking commands.
+extension MailTree {
+    public func open(_ inode: Inode, flags: Int32) throws(FSError) -> OpenedFile {
+        guard let node = Node(inode: inode) else { throw FSError(ENOENT) }
+        let writing = flags & O_ACCMODE != O_RDONLY
+        switch node {
+        case .accountControl(let id):
+            guard flags & O_ACCMODE == O_WRONLY else { throw FSError(EACCES) }
+            return OpenedFile(handle: files.open(.control(accountId: id, written: [])),
+                              keepCache: false, directIO: true)
+        case .rootStatus, .accountStatus, .accountLog:
+            guard !writing else { throw FSError(EACCES) }
+            let content = try storeCall { try self.generatedContent(node) }
+            return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true)
+        case .message, .attachmentFile:
+            guard !writing else { throw FSError(EROFS) }
+            let content = try storedContent(node)
+            // Content under an inode never changes: the page cache may keep it.
+            return OpenedFile(handle: files.open(.content(content)), keepCache: true, directIO: false)
+        default:
+            throw FSError(EISDIR)
+        }
+    }
+
+    public func read(_ inode: Inode, handle: UInt64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
+        guard case .content(let bytes)? = files.file(handle) else { throw FSError(EBADF) }
+        guard offset < UInt64(bytes.count), size > 0 else { return [] }
+        let start = Int(offset)
+        let end = start + min(size, bytes.count - start)
+        return Array(bytes[start..<end])
+    }
+
+    public func release(_ inode: Inode, handle: UInt64) {
+        files.close(handle)
+    }
+
+    /// The bytes of a message or attachment, read from the store.
+    private func storedContent(_ node: Node) throws(FSError) -> [UInt8] {
+        switch node {
+        case .message(let id):
+            guard let raw = try storeCall({ try store.rawMessage(emailId: id) }) else {
+                throw FSError(EIO)
+            }
+            return raw
+        case .attachmentFile(let id):
+            guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
+            guard let raw = try storeCall({ try store.rawMessage(emailId: attachment.emailId) }),
+                  let content = MessageParser.decodedContent(ofPart: attachment.partId, in: raw) else {
+                throw FSError(EIO)
+            }
+            return content
+        default:
+            throw FSError(EINVAL)
+        }
+    }
+
+    /// `.status` (root and account) and `.log`, rendered now.
+    func generatedContent(_ node: Node) throws -> [UInt8] {
+        switch node {
+        case .rootStatus:
+            let facts = try accounts.all().compactMap { account in
+                try statusFacts(account).map { (name: account.name, facts: $0) }
+            }
+            return Array(StatusReport.root(facts).utf8)
+        case .accountStatus(let id):
+            guard let account = try accounts.record(id: id), let facts = try statusFacts(account) else {
+                throw FSError(ENOENT)
+            }
+            return Array(StatusReport.account(facts).utf8)
+        case .accountLog(let id):
+            guard let account = try accounts.record(id: id) else { throw FSError(ENOENT) }
+            return Array(accounts.activity(for: account).log.rendered().utf8)
+        default:
+            return []
+        }
+    }
+
+    private func statusFacts(_ account: AccountRecord) throws -> StatusReport.AccountFacts? {
+        guard let id = account.id else { return nil }
+        let activity = accounts.activity(for: account)
+        return StatusReport.AccountFacts(
+            activity: activity.snapshot, profile: activity.profile, lastSync: account.lastSyncDate,
+            outbox: (0, 0, 0), cacheBytes: 0, cacheLimitBytes: settings.cacheLimitBytes,
+            folders: try store.folderStatus(accountId: id))
+    }
+}

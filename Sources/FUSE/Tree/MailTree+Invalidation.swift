@@ -1,0 +1,57 @@
+import Foundation
+import Store
+import Synchronization
+
+/// Keeping the kernel's caches true to the store. Listings are rebuilt and the kernel is
+/// told which names vanished (their cached dentries would otherwise live for the entry
+/// timeout) and that every listed directory changed. New names need no notice: lookups
+/// that fail are answered without a negative cache entry.
+extension MailTree {
+    public func storeDidChange() {
+        let stale = listings.withLock { listings in
+            defer { listings.removeAll(keepingCapacity: true) }
+            return listings
+        }
+        let kernel = invalidator.withLock { $0 }
+        for (inode, old) in stale {
+            let fresh = try? listing(of: inode)
+            guard let kernel else { continue }
+            for name in old.names.subtracting(fresh?.names ?? []) {
+                kernel.invalidateEntry(parent: inode, name: name)
+            }
+            kernel.invalidateInode(inode)
+        }
+    }
+}
+
+/// Polls the store for commits from any connection or process and invalidates the tree.
+/// A poll is one `PRAGMA data_version` on a dedicated connection: cheap enough for 4 Hz,
+/// which keeps `.status` and listings within the 500 ms of NFR-SYNC-09.
+public final class StoreWatcher: Sendable {
+    private let monitor: ChangeMonitor
+    private let tree: MailTree
+    private let interval: TimeInterval
+    private let running = Mutex(false)
+
+    public init(store: MailStore, tree: MailTree, interval: TimeInterval = 0.25) throws {
+        monitor = try store.makeChangeMonitor()
+        self.tree = tree
+        self.interval = interval
+    }
+
+    public func start() {
+        running.withLock { $0 = true }
+        let thread = Thread { [self] in
+            while running.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: interval)
+                if monitor.hasChanged() { tree.storeDidChange() }
+            }
+        }
+        thread.name = "mailfs-store-watcher"
+        thread.start()
+    }
+
+    public func stop() {
+        running.withLock { $0 = false }
+    }
+}

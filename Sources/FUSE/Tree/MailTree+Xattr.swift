@@ -1,0 +1,31 @@
+import Foundation
+import Store
+
+/// Flags as extended attributes: `user.mailfs.seen` and `user.mailfs.flagged`, "0" or "1".
+extension MailTree {
+    static let flagAttributes: [String: UserFlag] = [
+        "user.mailfs.seen": .seen, "user.mailfs.flagged": .flagged,
+    ]
+
+    public func getxattr(_ inode: Inode, name: String) throws(FSError) -> [UInt8] {
+        guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENODATA) }
+        guard let flag = Self.flagAttributes[name] else { throw FSError(ENODATA) }
+        guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
+        let value = flag == .seen ? message.isRead : message.isStarred
+        return Array((value ? "1" : "0").utf8)
+    }
+
+    public func listxattr(_ inode: Inode) throws(FSError) -> [String] {
+        guard case .message? = Node(inode: inode) else { return [] }
+        return Self.flagAttributes.keys.sorted()
+    }
+
+    /// Applied locally at once; a later layer pushes the change to the server.
+    public func setxattr(_ inode: Inode, name: String, value: [UInt8]) throws(FSError) {
+        guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENOTSUP) }
+        guard let flag = Self.flagAttributes[name] else { throw FSError(ENOTSUP) }
+        let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text == "0" || text == "1" else { throw FSError(EINVAL) }
+        try storeCall { try store.setFlag(flag, to: text == "1", emailId: id) }
+    }
+}

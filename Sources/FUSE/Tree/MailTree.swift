@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import MailCore
+import Store
+import Synchronization
+
+/// The mounted tree of DESIGN.md §2, served from the local store. Every metadata call is
+/// answered from the store or from in-memory listings, never from the network.
+///
+/// Locking: `listings`, `accounts` and `files` are independent mutexes, never nested.
+public final class MailTree: FilesystemOperations {
+    let store: MailStore
+    let settings: Settings
+    let logger: Logger
+    /// Directory listings built so far. GUARDED_BY(listings): replaced on store change.
+    let listings = Mutex<[Inode: Listing]>([:])
+    let accounts: AccountRegistry
+    let files = OpenFileTable()
+    let invalidator = Mutex<(any KernelCacheInvalidator)?>(nil)
+
+    public struct Settings: Sendable {
+        /// Directory mtimes (other than threads) are the mount time.
+        public var mountedAt = Date()
+        /// Per-account cache limit for `.status`, in bytes.
+        public var cacheLimitBytes: Int64 = 500 << 20
+        public init() {}
+    }
+
+    public init(store: MailStore, profiles: [AccountProfile], settings: Settings = Settings(),
+                logger: Logger = Logger(label: "mailfs.tree")) {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+        accounts = AccountRegistry(store: store, profiles: profiles)
+    }
+
+    /// Set once the session exists; until then invalidation is a no-op.
+    public func attach(_ kernel: any KernelCacheInvalidator) {
+        invalidator.withLock { $0 = kernel }
+    }
+
+    /// The live state of an account, for the sync engine to update.
+    public func activity(forAccount name: String) -> AccountActivity? {
+        accounts.activity(named: name)
+    }
+
+    // MARK: FilesystemOperations (metadata)
+
+    public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
+        guard let entry = try listing(of: parent).entry(named: name) else { throw FSError(ENOENT) }
+        return entry.attributes
+    }
+
+    public func getattr(_ inode: Inode) throws(FSError) -> FileAttributes {
+        guard let node = Node(inode: inode) else { throw FSError(ENOENT) }
+        return try attributes(of: node)
+    }
+
+    public func readdir(_ inode: Inode) throws(FSError) -> [DirectoryEntry] {
+        try listing(of: inode).entries
+    }
+
+    /// The listing of a directory, built from the store on first use and cached until
+    /// the store changes.
+    func listing(of inode: Inode) throws(FSError) -> Listing {
+        if let cached = listings.withLock({ $0[inode] }) { return cached }
+        guard let node = Node(inode: inode), node.isDirectory else { throw FSError(ENOTDIR) }
+        let built = Listing(try storeCall { try self.entries(of: node) })
+        listings.withLock { $0[inode] = built }
+        return built
+    }
+
+    /// Runs a store query; a database failure is EIO at the file operation and a line
+    /// in the process log, never a crash.
+    func storeCall<T>(_ body: () throws -> T) throws(FSError) -> T {
+        do {
+            return try body()
+        } catch let error as FSError {
+            throw error
+        } catch {
+            logger.error("store error: \(error)")
+            throw FSError(EIO)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Synchronization
+
+/// Content held for an open file handle: read from the store once at open, so a read of
+/// any offset is a slice, and a file never changes under a reader.
+enum OpenFile: Sendable {
+    case content([UInt8])
+    /// `.control`: commands written, executed on close.
+    case control(accountId: Int64, written: [UInt8])
+}
+
+final class OpenFileTable: Sendable {
+    private struct State {
+        var nextHandle: UInt64 = 1
+        var files: [UInt64: OpenFile] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func open(_ file: OpenFile) -> UInt64 {
+        state.withLock { state in
+            let handle = state.nextHandle
+            state.nextHandle += 1
+            state.files[handle] = file
+            return handle
+        }
+    }
+
+    func file(_ handle: UInt64) -> OpenFile? {
+        state.withLock { $0.files[handle] }
+    }
+
+    func update(_ handle: UInt64, _ change: (inout OpenFile) -> Void) {
+        state.withLock { state in
+            guard var file = state.files[handle] else { return }
+            change(&file)
+            state.files[handle] = file
+        }
+    }
+
+    @discardableResult
+    func close(_ handle: UInt64) -> OpenFile? {
+        state.withLock { $0.files.removeValue(forKey: handle) }
+    }
+}

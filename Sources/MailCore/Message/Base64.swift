@@ -1,0 +1,58 @@
+/// Lenient base64 decoding (RFC 2045 §6.8) as mail needs it: whitespace and
+/// any byte outside the alphabet are ignored, padding may be missing, and a
+/// `=` ends a quantum so concatenated base64 blocks decode correctly.
+enum Base64 {
+    /// Decodes `bytes`, stopping once `limit` output bytes are produced.
+    static func decode(_ bytes: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(min(limit, bytes.count / 4 * 3 + 3))
+        var accumulator: UInt32 = 0
+        var bitCount = 0
+        for byte in bytes {
+            let value = table[Int(byte)]
+            if value < 64 {
+                accumulator = (accumulator << 6) | UInt32(value)
+                bitCount += 6
+                if bitCount >= 8 {
+                    bitCount -= 8
+                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bitCount)))
+                    if output.count >= limit { break }
+                }
+            } else if value == padding {
+                accumulator = 0
+                bitCount = 0
+            }
+        }
+        return output
+    }
+
+    /// The number of bytes `decode` would produce, without producing them.
+    static func decodedCount(_ bytes: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var sextets = 0
+        for byte in bytes {
+            let value = table[Int(byte)]
+            if value < 64 {
+                sextets += 1
+            } else if value == padding {
+                count += sextets * 6 / 8
+                sextets = 0
+            }
+        }
+        return count + sextets * 6 / 8
+    }
+
+    private static let padding: UInt8 = 65
+
+    /// 0-63 for alphabet bytes, `padding` for `=`, 64 for everything else.
+    private static let table: [UInt8] = {
+        var table = [UInt8](repeating: 64, count: 256)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        // The URL-safe alphabet shows up in some generated mail.
+        table[Int(ASCII.minus)] = 62
+        table[Int(ASCII.underscore)] = 63
+        table[Int(ASCII.equals)] = padding
+        return table
+    }()
+}

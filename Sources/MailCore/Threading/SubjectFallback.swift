@@ -1,0 +1,66 @@
+import Foundation
+
+/// FR-SYNC-06 step 4, made precise:
+///
+/// A message with neither In-Reply-To nor References (no usable id in either) is linked
+/// to EVERY other message — with or without such headers — whose subject has the same
+/// `SubjectNormalizer.threadingKey` and whose date is within `window` (30 days,
+/// inclusive) of its own. A thread is then the connected component of reference links
+/// and these subject links, so a link is only ever made between two messages at most 30
+/// days apart, though a chain of such links may span longer (A–B 20 days, B–C 20 days).
+/// That choice makes the result independent of message order and monotonic: a new
+/// message can merge threads but never split one, so thread directories stay stable.
+///
+/// An empty key (no subject, or only "Re:") never groups anything.
+enum SubjectFallback {
+    static let window: TimeInterval = 30 * 24 * 60 * 60
+
+    static func link(_ messages: [ThreadingInput], in sets: inout DisjointSets) {
+        for bucket in buckets(of: messages) where bucket.contains(where: { $0.isHeaderless }) {
+            link(bucket: bucket, in: &sets)
+        }
+    }
+
+    /// One message of a same-subject bucket.
+    private struct Entry {
+        var index: Int
+        var time: TimeInterval
+        var isHeaderless: Bool
+    }
+
+    /// Messages grouped by non-empty threading key, each bucket sorted by (date, index).
+    private static func buckets(of messages: [ThreadingInput]) -> [[Entry]] {
+        var byKey: [String: [Entry]] = [:]
+        for (index, message) in messages.enumerated() {
+            let key = SubjectNormalizer.threadingKey(message.subject)
+            guard !key.isEmpty else { continue }
+            let time = message.date.timeIntervalSince1970
+            let entry = Entry(index: index, time: time.isFinite ? time : 0,
+                              isHeaderless: message.hasNoParentHeaders)
+            byKey[key, default: []].append(entry)
+        }
+        return byKey.values.filter { $0.count > 1 }.map { bucket in
+            bucket.sorted { ($0.time, $0.index) < ($1.time, $1.index) }
+        }
+    }
+
+    /// Sweeps the bucket in date order. A headerless entry at position p links to all
+    /// entries in [low, high], its 30-day neighbourhood; since low and high only move
+    /// forward, joining consecutive entries of each new stretch once is enough and the
+    /// whole sweep is linear.
+    private static func link(bucket: [Entry], in sets: inout DisjointSets) {
+        var low = 0
+        var high = 0
+        var joinedUpTo = 0
+        for entry in bucket where entry.isHeaderless {
+            while bucket[low].time < entry.time - window { low += 1 }
+            while high + 1 < bucket.count, bucket[high + 1].time <= entry.time + window { high += 1 }
+            var position = max(low, joinedUpTo)
+            while position < high {
+                sets.union(bucket[position].index, bucket[position + 1].index)
+                position += 1
+            }
+            joinedUpTo = max(joinedUpTo, high)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// The local store: one SQLite database (WAL) per data directory, shared by every
+/// account. Thread-safe: readers run concurrently, writes are serialized by GRDB.
+public final class MailStore: Sendable {
+    public let databaseURL: URL
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) `<directory>/mailfs.sqlite`. The directory is made 0700
+    /// and the database files 0600: mail is private.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        // Files the database creates (the -wal and -shm companions too) get 0600.
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        databaseURL = directory.appendingPathComponent("mailfs.sqlite")
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
+        try Schema.migrator.migrate(pool)
+        try Self.restrictPermissions(of: directory)
+    }
+
+    /// An in-process store for tests (a temporary directory, removed by the caller).
+    public static func temporary() throws -> (MailStore, URL) {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mailfs-store-\(UUID().uuidString)")
+        return (try MailStore(directory: dir), dir)
+    }
+
+    private static func restrictPermissions(of directory: URL) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        for name in names where name.hasPrefix("mailfs.sqlite") {
+            chmod(directory.appendingPathComponent(name).path, 0o600)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import GRDB
+
+/// Versioned migrations of the store. Never edit a shipped migration: add one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-core", migrate: createCore)
+        migrator.registerMigration("v1-search", migrate: createSearchIndex)
+        migrator.registerMigration("v1-outbox", migrate: createSendQueue)
+        return migrator
+    }
+
+    private static func createCore(_ db: Database) throws {
+        try db.create(table: "account") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull().unique()
+            t.column("address", .text).notNull().defaults(to: "")
+            // An offline account has no server: it is filled by `mailfs import`.
+            t.column("isOffline", .boolean).notNull().defaults(to: true)
+            t.column("lastSyncDate", .datetime)
+            t.column("createdAt", .datetime).notNull()
+        }
+        try db.create(table: "folder") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            // Path in the mounted tree ("inbox", "Projects/Budget"): decoded, hierarchy as "/".
+            t.column("path", .text).notNull()
+            // Name on the server (raw, modified UTF-7) or the imported source's name.
+            t.column("imapPath", .text).notNull()
+            t.column("type", .text).notNull()
+            // False for hierarchy-only parents (\Noselect, or implied by a child's path).
+            t.column("isSelectable", .boolean).notNull().defaults(to: true)
+            t.column("uidValidity", .integer)
+            t.column("uidNext", .integer)
+            t.column("lastSyncedUID", .integer).notNull().defaults(to: 0)
+            t.column("highestModSeq", .integer)
+            t.column("lastSyncDate", .datetime)
+            t.uniqueKey(["accountId", "imapPath"])
+            t.uniqueKey(["accountId", "path"])
+        }
+        try db.create(table: "thread") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            // Assigned once from the root message; stable as replies arrive.
+            t.column("dirName", .text).notNull()
+            t.column("subject", .text).notNull()
+            t.column("latestDate", .datetime).notNull()
+            t.column("messageCount", .integer).notNull()
+            t.column("unreadCount", .integer).notNull()
+            t.column("participants", .text).notNull()
+            t.column("snippet", .text).notNull()
+            t.uniqueKey(["accountId", "dirName"])
+        }
+        try db.create(table: "email") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            t.belongsTo("thread", onDelete: .setNull)
+            // "<Message-ID>" or "sha:<digest>" when the message has none: cross-folder dedup key.
+            t.column("dedupKey", .text).notNull()
+            t.column("messageId", .text)
+            t.column("inReplyTo", .text).notNull()
+            t.column("references", .text).notNull()
+            t.column("fromAddress", .text).notNull()
+            t.column("fromName", .text).notNull()
+            t.column("toAddresses", .text).notNull()
+            t.column("ccAddresses", .text).notNull()
+            t.column("bccAddresses", .text).notNull()
+            t.column("subject", .text).notNull()
+            t.column("dateSent", .datetime)
+            t.column("dateReceived", .datetime).notNull()
+            t.column("isRead", .boolean).notNull()
+            t.column("isStarred", .boolean).notNull()
+            t.column("isDraft", .boolean).notNull()
+            t.column("isAnswered", .boolean).notNull()
+            // Deleted or trashed by the user: excluded from archive/ (FR-SYNC-10).
+            t.column("isDeleted", .boolean).notNull().defaults(to: false)
+            t.column("sizeBytes", .integer).notNull()
+            t.column("bodyPlain", .text)
+            t.column("bodyHTML", .text)
+            t.column("snippet", .text).notNull()
+            t.column("hasAttachments", .boolean).notNull()
+            // Assigned once at insert; unique in the account; the same in every directory.
+            t.column("fileName", .text).notNull()
+            t.uniqueKey(["accountId", "fileName"])
+            t.uniqueKey(["accountId", "dedupKey"])
+        }
+        try db.create(index: "email_on_thread", on: "email", columns: ["threadId"])
+        try db.create(table: "emailFolder") { t in
+            t.belongsTo("email", onDelete: .cascade).notNull()
+            t.belongsTo("folder", onDelete: .cascade).notNull()
+            t.column("imapUID", .integer).notNull()
+            t.primaryKey(["folderId", "imapUID"])
+            t.uniqueKey(["emailId", "folderId"])
+        }
+        // Raw RFC 5322 bytes, kept apart from `email` so listings never page through blobs.
+        try db.create(table: "messageContent") { t in
+            t.primaryKey("emailId", .integer).references("email", onDelete: .cascade)
+            t.column("raw", .blob).notNull()
+        }
+        try db.create(table: "attachment") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("email", onDelete: .cascade).notNull()
+            t.column("partId", .text).notNull()
+            // Sanitized, unique within the message: the name under attachments/<message>/.
+            t.column("fileName", .text).notNull()
+            t.column("mimeType", .text).notNull()
+            t.column("sizeBytes", .integer).notNull()
+            t.column("encoding", .text).notNull()
+            t.column("isInline", .boolean).notNull()
+            t.column("contentId", .text)
+            t.column("isDownloaded", .boolean).notNull()
+            t.column("cachePath", .text)
+            t.column("lastAccess", .datetime)
+            t.uniqueKey(["emailId", "fileName"])
+        }
+    }
+
+    private static func createSearchIndex(_ db: Database) throws {
+        // rowid = email.id. Standalone (not external-content) so deletes are explicit and simple.
+        try db.create(virtualTable: "emailSearch", using: FTS5()) { t in
+            t.tokenizer = .unicode61()
+            t.column("subject")
+            t.column("addresses")
+            t.column("body")
+        }
+    }
+
+    private static func createSendQueue(_ db: Database) throws {
+        try db.create(table: "sendQueue") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            t.column("fileName", .text).notNull()
+            t.column("state", .text).notNull()          // queued | sending | failed | accepted
+            t.column("raw", .blob).notNull()
+            t.column("envelopeFrom", .text).notNull()
+            t.column("envelopeTo", .text).notNull()
+            t.column("createdAt", .datetime).notNull()
+            t.column("notBefore", .datetime).notNull()  // undo delay and retry backoff
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("lastError", .text)
+            t.column("acceptedAt", .datetime)
+            t.uniqueKey(["accountId", "fileName"])
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+extension MailStore {
+    /// The account with this name, created if missing.
+    @discardableResult
+    public func ensureAccount(name: String, address: String, isOffline: Bool) throws -> AccountRecord {
+        try pool.write { db in
+            if var account = try AccountRecord.filter(Column("name") == name).fetchOne(db) {
+                if account.address != address || account.isOffline != isOffline {
+                    account.address = address
+                    account.isOffline = isOffline
+                    try account.update(db)
+                }
+                return account
+            }
+            var account = AccountRecord(id: nil, name: name, address: address, isOffline: isOffline,
+                                        lastSyncDate: nil, createdAt: Date())
+            try account.insert(db)
+            return account
+        }
+    }
+
+    public func accounts() throws -> [AccountRecord] {
+        try pool.read { db in try AccountRecord.order(Column("name")).fetchAll(db) }
+    }
+
+    public func account(named name: String) throws -> AccountRecord? {
+        try pool.read { db in try AccountRecord.filter(Column("name") == name).fetchOne(db) }
+    }
+
+    /// Deletes an account and everything it owns (`mailfs forget`).
+    public func deleteAccount(named name: String) throws -> Bool {
+        try pool.write { db in
+            guard let account = try AccountRecord.filter(Column("name") == name).fetchOne(db),
+                  let id = account.id else { return false }
+            try db.execute(sql: """
+                DELETE FROM emailSearch WHERE rowid IN (SELECT id FROM email WHERE accountId = ?)
+                """, arguments: [id])
+            return try AccountRecord.deleteOne(db, key: id)
+        }
+    }
+
+    /// The folder at `path` ("Projects/Budget") of an account, created if missing together
+    /// with hierarchy-only parents ("Projects"), so every directory of the tree is a row.
+    @discardableResult
+    public func ensureFolder(accountId: Int64, path: String, imapPath: String,
+                             type: FolderType) throws -> FolderRecord {
+        try pool.write { db in
+            let components = path.split(separator: "/").map(String.init)
+            for depth in 1..<max(components.count, 1) {
+                let parent = components.prefix(depth).joined(separator: "/")
+                try Self.insertFolderIfMissing(
+                    FolderRecord(accountId: accountId, path: parent, imapPath: "\u{0}\(parent)",
+                                 type: .custom, isSelectable: false), db: db)
+            }
+            return try Self.insertFolderIfMissing(
+                FolderRecord(accountId: accountId, path: path, imapPath: imapPath,
+                             type: type, isSelectable: true), db: db)
+        }
+    }
+
+    private static func insertFolderIfMissing(_ folder: FolderRecord, db: Database) throws -> FolderRecord {
+        if var existing = try FolderRecord
+            .filter(Column("accountId") == folder.accountId && Column("path") == folder.path)
+            .fetchOne(db) {
+            if folder.isSelectable && !existing.isSelectable {
+                existing.isSelectable = true
+                existing.imapPath = folder.imapPath
+                existing.type = folder.type
+                try existing.update(db)
+            }
+            return existing
+        }
+        var inserted = folder
+        try inserted.insert(db)
+        return inserted
+    }
+
+    public func folders(accountId: Int64) throws -> [FolderRecord] {
+        try pool.read { db in
+            try FolderRecord.filter(Column("accountId") == accountId).order(Column("path")).fetchAll(db)
+        }
+    }
+
+    /// Reserves `count` consecutive UIDs in an offline folder (imports number their messages).
+    public func reserveImportUIDs(folderId: Int64, count: Int) throws -> Int64 {
+        try pool.write { db in
+            let last = try Int64.fetchOne(
+                db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [folderId]) ?? 0
+            try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?",
+                           arguments: [last + Int64(count), folderId])
+            return last + 1
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import MailCore
+
+extension MailStore {
+    /// Stores messages of one account: parses them (outside the write lock), then in one
+    /// transaction adds new messages, links known ones (same Message-ID, FR-SYNC-01
+    /// cross-folder dedup) to their folder and skips what is already there.
+    /// Threads are not recomputed here: call `rethread(accountId:)` after a batch.
+    public func ingest(_ messages: [IncomingMessage], accountId: Int64,
+                       keepRaw: (IncomingMessage) -> Bool = { _ in true }) throws -> IngestSummary {
+        let prepared = messages.map(PreparedMessage.init)
+        return try pool.write { db in
+            var summary = IngestSummary()
+            for message in prepared {
+                summary += try Self.ingest(message, accountId: accountId,
+                                           keepRaw: keepRaw(message.incoming), db: db)
+            }
+            return summary
+        }
+    }
+
+    private static func ingest(_ message: PreparedMessage, accountId: Int64, keepRaw: Bool,
+                               db: Database) throws -> IngestSummary {
+        var summary = IngestSummary()
+        let folderId = message.incoming.folderId
+        if let existing = try EmailRecord
+            .filter(Column("accountId") == accountId && Column("dedupKey") == message.dedupKey)
+            .fetchOne(db), let emailId = existing.id {
+            let linked = try EmailFolderRecord
+                .filter(Column("emailId") == emailId && Column("folderId") == folderId)
+                .fetchCount(db) > 0
+            if linked {
+                summary.alreadyPresent = 1
+            } else {
+                try EmailFolderRecord(emailId: emailId, folderId: folderId,
+                                      imapUID: message.incoming.uid).insert(db)
+                summary.linked = 1
+            }
+            return summary
+        }
+        let fileName = try uniqueFileName(message.baseFileName, accountId: accountId, db: db)
+        var email = message.emailRecord(accountId: accountId, fileName: fileName)
+        try email.insert(db)
+        guard let emailId = email.id else { return summary }
+        try EmailFolderRecord(emailId: emailId, folderId: folderId, imapUID: message.incoming.uid).insert(db)
+        if keepRaw {
+            try db.execute(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)",
+                           arguments: [emailId, Data(message.incoming.raw)])
+        }
+        try insertAttachments(message.parsed.attachments, emailId: emailId,
+                              downloaded: keepRaw, db: db)
+        try db.execute(
+            sql: "INSERT INTO emailSearch (rowid, subject, addresses, body) VALUES (?, ?, ?, ?)",
+            arguments: [emailId, message.parsed.subject, message.searchAddresses, message.searchBody])
+        summary.added = 1
+        return summary
+    }
+
+    private static func uniqueFileName(_ base: String, accountId: Int64, db: Database) throws -> String {
+        var candidate = base
+        var attempt = 1
+        while try EmailRecord
+            .filter(Column("accountId") == accountId && Column("fileName") == candidate)
+            .fetchCount(db) > 0 {
+            attempt += 1
+            candidate = FileNamer.disambiguate(base, attempt: attempt)
+        }
+        return candidate
+    }
+
+    private static func insertAttachments(_ attachments: [AttachmentInfo], emailId: Int64,
+                                          downloaded: Bool, db: Database) throws {
+        var taken = Set<String>()
+        for info in attachments {
+            let base = FileNamer.sanitize(info.filename ?? AttachmentNaming.fallbackName(for: info))
+            var name = base
+            var attempt = 1
+            while taken.contains(name) {
+                attempt += 1
+                name = FileNamer.disambiguate(base, attempt: attempt)
+            }
+            taken.insert(name)
+            var record = AttachmentRecord(
+                id: nil, emailId: emailId, partId: info.partID, fileName: name,
+                mimeType: info.mimeType, sizeBytes: Int64(info.size), encoding: info.encoding,
+                isInline: info.isInline, contentId: info.contentID,
+                isDownloaded: downloaded, cachePath: nil, lastAccess: nil)
+            try record.insert(db)
+        }
+    }
+}
+
+/// Names for attachments that carry no file name of their own.
+enum AttachmentNaming {
+    static func fallbackName(for info: AttachmentInfo) -> String {
+        let subtype = info.mimeType.split(separator: "/").last.map(String.init) ?? "bin"
+        let ext = knownExtensions[info.mimeType] ?? subtype
+        return "part \(info.partID).\(ext)"
+    }
+
+    private static let knownExtensions: [String: String] = [
+        "message/rfc822": "eml", "text/plain": "txt", "text/html": "html",
+        "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif",
+        "application/pdf": "pdf", "text/calendar": "ics", "application/octet-stream": "bin",
+    ]
+}

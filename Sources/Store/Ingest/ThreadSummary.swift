@@ -1,0 +1,45 @@
+import Foundation
+import MailCore
+
+/// Thread rows from FR-SYNC-06 step 5 metadata (computed in MailCore).
+extension ThreadMember {
+    var summary: ThreadMessageSummary {
+        // The stored snippet of a message is already its text preview: the thread's snippet
+        // is the latest message's, so the preview is all the metadata needs of the body.
+        ThreadMessageSummary(id: id, date: date,
+                             from: fromAddress.isEmpty ? [] : [EmailAddress(name: fromName, address: fromAddress)],
+                             subject: subject, isUnread: !isRead, bodyText: snippet)
+    }
+}
+
+extension ThreadMetadata {
+    /// Writes the metadata into `thread`; returns whether anything changed.
+    func apply(to thread: inout ThreadRecord) -> Bool {
+        let before = thread
+        thread.subject = subject
+        thread.latestDate = latestDate
+        thread.messageCount = messageCount
+        thread.unreadCount = unreadCount
+        thread.participants = participants.map { address in
+            address.name.flatMap { $0.isEmpty ? nil : $0 } ?? address.address
+        }.joined(separator: ", ")
+        thread.snippet = snippet
+        return thread != before
+    }
+
+    /// A new thread, named after its root message, unique among `takenNames`.
+    func newThread(accountId: Int64, rootDate: Date, takenNames: Set<String>) -> ThreadRecord {
+        let base = FileNamer.threadDirectoryName(date: rootDate, subject: subject)
+        var name = base
+        var attempt = 1
+        while takenNames.contains(name) {
+            attempt += 1
+            name = FileNamer.disambiguate(base, attempt: attempt, keepingExtension: false)
+        }
+        var thread = ThreadRecord(id: nil, accountId: accountId, dirName: name, subject: subject,
+                                  latestDate: latestDate, messageCount: 0, unreadCount: 0,
+                                  participants: "", snippet: "")
+        _ = apply(to: &thread)
+        return thread
+    }
+}

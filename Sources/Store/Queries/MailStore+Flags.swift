@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+/// The two flags the tree exposes as extended attributes (user.mailfs.seen/flagged).
+public enum UserFlag: String, Sendable, CaseIterable {
+    case seen, flagged
+
+    var column: String { self == .seen ? "isRead" : "isStarred" }
+}
+
+extension MailStore {
+    /// Sets a flag locally. Online accounts push it to the server (a later layer);
+    /// offline accounts only have this local state. Thread unread counts follow.
+    public func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?",
+                           arguments: [value, emailId])
+            guard flag == .seen else { return }
+            try db.execute(sql: """
+                UPDATE thread SET unreadCount =
+                    (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
+                WHERE id = (SELECT threadId FROM email WHERE id = ?)
+                """, arguments: [emailId])
+        }
+    }
+}

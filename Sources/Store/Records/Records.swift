@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// A mail account in the store: configured (synced from IMAP) or offline (imported).
+public struct AccountRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "account"
+    public var id: Int64?
+    public var name: String
+    public var address: String
+    public var isOffline: Bool
+    public var lastSyncDate: Date?
+    public var createdAt: Date
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The role of a folder (RFC 6154 special use, or custom).
+public enum FolderType: String, Codable, Sendable, CaseIterable {
+    case inbox, sent, drafts, trash, spam, starred, archive, custom
+}
+
+public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "folder"
+    public var id: Int64?
+    public var accountId: Int64
+    public var path: String
+    public var imapPath: String
+    public var type: FolderType
+    public var isSelectable: Bool
+    public var uidValidity: Int64?
+    public var uidNext: Int64?
+    public var lastSyncedUID: Int64
+    public var highestModSeq: Int64?
+    public var lastSyncDate: Date?
+
+    public init(accountId: Int64, path: String, imapPath: String, type: FolderType, isSelectable: Bool) {
+        self.accountId = accountId
+        self.path = path
+        self.imapPath = imapPath
+        self.type = type
+        self.isSelectable = isSelectable
+        self.lastSyncedUID = 0
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// One message of an account, whatever folders it sits in (cross-folder dedup).
+public struct EmailRecord: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "email"
+    public var id: Int64?
+    public var accountId: Int64
+    public var threadId: Int64?
+    public var dedupKey: String
+    public var messageId: String?
+    public var inReplyTo: String
+    public var references: String
+    public var fromAddress: String
+    public var fromName: String
+    public var toAddresses: String
+    public var ccAddresses: String
+    public var bccAddresses: String
+    public var subject: String
+    public var dateSent: Date?
+    public var dateReceived: Date
+    public var isRead: Bool
+    public var isStarred: Bool
+    public var isDraft: Bool
+    public var isAnswered: Bool
+    public var isDeleted: Bool
+    public var sizeBytes: Int64
+    public var bodyPlain: String?
+    public var bodyHTML: String?
+    public var snippet: String
+    public var hasAttachments: Bool
+    public var fileName: String
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The date users see: the Date header, else the arrival date.
+    public var displayDate: Date { dateSent ?? dateReceived }
+}
+
+public struct EmailFolderRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "emailFolder"
+    public var emailId: Int64
+    public var folderId: Int64
+    public var imapUID: Int64
+}
+
+public struct ThreadRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "thread"
+    public var id: Int64?
+    public var accountId: Int64
+    public var dirName: String
+    public var subject: String
+    public var latestDate: Date
+    public var messageCount: Int
+    public var unreadCount: Int
+    public var participants: String
+    public var snippet: String
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+public struct AttachmentRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "attachment"
+    public var id: Int64?
+    public var emailId: Int64
+    public var partId: String
+    public var fileName: String
+    public var mimeType: String
+    public var sizeBytes: Int64
+    public var encoding: String
+    public var isInline: Bool
+    public var contentId: String?
+    public var isDownloaded: Bool
+    public var cachePath: String?
+    public var lastAccess: Date?
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// How an account is reached, as `.status` prints it (from the config; no secrets).
+public struct AccountProfile: Sendable, Equatable {
+    public var name: String
+    public var address: String
+    /// gmail | generic | offline
+    public var provider: String
+    /// plain | xoauth2 | none
+    public var auth: String
+    /// `host:port security`, or "none" for offline accounts.
+    public var imap: String
+    public var smtp: String
+
+    public init(name: String, address: String, provider: String, auth: String, imap: String, smtp: String) {
+        self.name = name
+        self.address = address
+        self.provider = provider
+        self.auth = auth
+        self.imap = imap
+        self.smtp = smtp
+    }
+
+    /// An account imported with `mailfs import`: no server at all.
+    public static func offline(name: String, address: String) -> AccountProfile {
+        AccountProfile(name: name, address: address, provider: "offline", auth: "none",
+                       imap: "none", smtp: "none")
+    }
+}
+
+/// Sync phases of FR-SYNC-17, spelled as `.status` prints them.
+public enum SyncPhase: String, Sendable {
+    case idle, connecting, authenticating, syncingFolders, syncingHeaders, syncingBodies, indexing, error
+}
+
+/// The live, in-memory state of one account that `.status` shows and the sync engine
+/// updates. Thread-safe; readers take a snapshot.
+public final class AccountActivity: Sendable {
+    public struct State: Sendable, Equatable {
+        public var online = false
+        public var phase = SyncPhase.idle
+        public var lastError: String?
+        /// active | reconnecting | disconnected | unavailable
+        public var idle = "unavailable"
+        public var progress = "none"
+        public var connections = "0 active, 0 max, 0 idle, 0 waiting"
+        public var heldDeletes = 0
+        public init() {}
+    }
+
+    public let profile: AccountProfile
+    public let log: EventLog
+    private let state: Mutex<State>
+
+    public init(profile: AccountProfile, log: EventLog = EventLog()) {
+        self.profile = profile
+        self.log = log
+        state = Mutex(State())
+    }
+
+    public var snapshot: State { state.withLock { $0 } }
+
+    public func update(_ change: (inout State) -> Void) {
+        state.withLock { change(&$0) }
+    }
+}

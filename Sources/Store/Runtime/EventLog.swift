@@ -1,0 +1,45 @@
+import Foundation
+import Synchronization
+
+/// The last `capacity` sync events of an account, in memory only (FR-SYNC-18: `.log`
+/// never touches disk). Callers must never log secrets; messages are single lines.
+public final class EventLog: Sendable {
+    public struct Event: Sendable, Equatable {
+        public var date: Date
+        public var level: String
+        public var message: String
+    }
+
+    public let capacity: Int
+    private let events: Mutex<[Event]>
+
+    public init(capacity: Int = 500) {
+        self.capacity = capacity
+        events = Mutex([])
+    }
+
+    public func record(_ message: String, level: String = "info", at date: Date = Date()) {
+        let line = message.replacingOccurrences(of: "\n", with: " ")
+        events.withLock { events in
+            events.append(Event(date: date, level: level, message: line))
+            if events.count > capacity { events.removeFirst(events.count - capacity) }
+        }
+    }
+
+    public var snapshot: [Event] { events.withLock { $0 } }
+
+    /// `2026-11-21T23:20:00Z info sync finished` lines, oldest first.
+    public func rendered() -> String {
+        snapshot.map { "\(ISO8601.format($0.date)) \($0.level) \($0.message)\n" }.joined()
+    }
+}
+
+/// ISO 8601 UTC timestamps as `.status` and `.log` print them.
+public enum ISO8601 {
+    public static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Renders `.status` files (DESIGN.md §5). The keys and their order are a contract.
+public enum StatusReport {
+    public struct AccountFacts: Sendable {
+        public var activity: AccountActivity.State
+        public var profile: AccountProfile
+        public var lastSync: Date?
+        public var outbox: (queued: Int, sending: Int, failed: Int)
+        public var cacheBytes: Int64
+        public var cacheLimitBytes: Int64
+        public var folders: [FolderStatusRow]
+
+        public init(activity: AccountActivity.State, profile: AccountProfile, lastSync: Date?,
+                    outbox: (queued: Int, sending: Int, failed: Int), cacheBytes: Int64,
+                    cacheLimitBytes: Int64, folders: [FolderStatusRow]) {
+            self.activity = activity
+            self.profile = profile
+            self.lastSync = lastSync
+            self.outbox = outbox
+            self.cacheBytes = cacheBytes
+            self.cacheLimitBytes = cacheLimitBytes
+            self.folders = folders
+        }
+    }
+
+    public static func account(_ facts: AccountFacts) -> String {
+        let state = facts.activity
+        let lines = [
+            ("account", facts.profile.name),
+            ("address", facts.profile.address.isEmpty ? "none" : facts.profile.address),
+            ("provider", facts.profile.provider),
+            ("auth", facts.profile.auth),
+            ("imap", facts.profile.imap),
+            ("smtp", facts.profile.smtp),
+            ("online", state.online ? "yes" : "no"),
+            ("phase", state.phase.rawValue),
+            ("last_sync", facts.lastSync.map(ISO8601.format) ?? "never"),
+            ("last_error", state.lastError ?? "none"),
+            ("idle", state.idle),
+            ("progress", state.progress),
+            ("connections", state.connections),
+            ("outbox", "\(facts.outbox.queued) queued, \(facts.outbox.sending) sending, \(facts.outbox.failed) failed"),
+            ("cache", "\(megabytes(facts.cacheBytes)) / \(megabytes(facts.cacheLimitBytes))"),
+            ("held_deletes", String(state.heldDeletes)),
+        ]
+        var text = lines.map { "\($0.0): \($0.1)\n" }.joined()
+        text += "\n" + folderTable(facts.folders)
+        return text
+    }
+
+    /// The root `.status`: one line per account and a summary line.
+    public static func root(_ accounts: [(name: String, facts: AccountFacts)]) -> String {
+        var text = ""
+        var failing = 0
+        for (name, facts) in accounts {
+            let errors = facts.activity.lastError == nil ? 0 : 1
+            failing += errors
+            let last = facts.lastSync.map(ISO8601.format) ?? "never"
+            text += "\(name): \(facts.activity.phase.rawValue), last sync \(last), \(errors) errors\n"
+        }
+        text += failing == 0 ? "all accounts synced\n" : "\(failing) accounts have errors\n"
+        return text
+    }
+
+    static func folderTable(_ folders: [FolderStatusRow]) -> String {
+        let header = ["folder", "type", "uidvalidity", "last_sync", "messages", "unread"]
+        let rows = folders.map { row in
+            [row.path.replacingOccurrences(of: " ", with: "_"), row.type,
+             row.uidValidity.map(String.init) ?? "-",
+             row.lastSyncDate.map(ISO8601.format) ?? "never",
+             String(row.messages), String(row.unread)]
+        }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        return ([header] + rows).map { cells in
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0)
+            }.joined() + "\n"
+        }.joined()
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        let mb = Double(bytes) / 1_048_576
+        return mb == mb.rounded() ? "\(Int(mb)) MB" : String(format: "%.1f MB", mb)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Config
+import FUSE
+import Foundation
+import Logging
+import Store
+
+struct MountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mount",
+        abstract: "Mount every account at DIR, in the foreground (Ctrl-C or fusermount3 -u DIR unmounts).",
+        discussion: ConfigHelp.helpText)
+
+    @Argument(help: "An empty directory to mount on.")
+    var mountPoint: String
+
+    @Flag(help: "Let other users see the mount (needs user_allow_other in /etc/fuse.conf).")
+    var allowOther = false
+
+    @Flag(help: "Log every step (and libfuse's own trace with --fuse-debug).")
+    var verbose = false
+
+    @Flag(help: "libfuse request trace on stderr.")
+    var fuseDebug = false
+
+    @OptionGroup var location: LocationOptions
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        let config = try location.loadConfig()
+        let store = try location.openStore()
+        for account in config?.accounts ?? [] {
+            try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
+        }
+        var settings = MailTree.Settings()
+        settings.cacheLimitBytes = Int64((config?.defaults ?? AccountSettings()).cacheLimitBytes)
+        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config), settings: settings)
+        let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
+                                   allowOther: allowOther, debug: fuseDebug,
+                                   spaceReportPath: store.databaseURL.deletingLastPathComponent().path)
+        let session = FuseSession(filesystem: tree, options: options)
+        // Composed before mounting: touching the mount point before the loop serves would
+        // wait on ourselves.
+        let banner = try Banner.text(mountPoint: mountPoint, store: store,
+                                     configPath: config == nil ? nil : location.configPath)
+        do {
+            try session.mount()
+        } catch let error as MountPointError {
+            throw CleanExit.failure(error.description)
+        }
+        tree.attach(session.invalidator)
+        let watcher = try StoreWatcher(store: store, tree: tree)
+        watcher.start()
+        defer { watcher.stop() }
+        FileHandle.standardOutput.write(Data((banner + "\n").utf8))
+        try session.run()
+        FileHandle.standardOutput.write(Data("mailfs: unmounted \(mountPoint)\n".utf8))
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Store
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print the state of every account (or one), as the mount's .status files show it.")
+
+    @Argument(help: "Only this account.")
+    var account: String?
+
+    @OptionGroup var location: LocationOptions
+
+    func run() throws {
+        let config = try location.loadConfig()
+        let store = try location.openStore()
+        let profiles = AccountProfiles.make(config: config)
+        var facts: [(name: String, facts: StatusReport.AccountFacts)] = []
+        for record in try store.accounts() where account == nil || record.name == account {
+            guard let id = record.id else { continue }
+            let profile = profiles.first { $0.name == record.name }
+                ?? .offline(name: record.name, address: record.address)
+            let limit = Int64(config?.account(named: record.name)?.settings.cacheLimitBytes
+                              ?? (config?.defaults ?? .init()).cacheLimitBytes)
+            facts.append((record.name, StatusReport.AccountFacts(
+                activity: AccountActivity.State(), profile: profile, lastSync: record.lastSyncDate,
+                outbox: (0, 0, 0), cacheBytes: 0, cacheLimitBytes: limit,
+                folders: try store.folderStatus(accountId: id))))
+        }
+        if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }
+        if let only = facts.first, account != nil {
+            print(StatusReport.account(only.facts), terminator: "")
+        } else {
+            print(StatusReport.root(facts), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import FUSE
+import Foundation
+import Testing
+
+extension MountedTests {
+    @Suite("New mail while mounted") struct Invalidation {
+        typealias FS = InMemoryFilesystem
+
+        @Test("a file added to the store shows up after invalidateEntry + invalidateInode, despite 60 s caches")
+        func invalidationShowsNewFile() throws {
+            let mount = try TestMount(timeouts: 60)
+            defer { try? mount.finish() }
+            let newPath = mount.path("docs/new.eml")
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
+            var buffer = stat()
+            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+
+            mount.filesystem.addFile(parent: FS.docs, name: "new.eml", text: "Subject: hi\n")
+            // Without notification the kernel keeps answering from its caches.
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
+            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+
+            mount.session.invalidator.invalidateEntry(parent: FS.docs, name: "new.eml")
+            mount.session.invalidator.invalidateInode(FS.docs)
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["new.eml", "numbers.txt"])
+            #expect(try mount.tool("cat", newPath).standardOutput == "Subject: hi\n")
+        }
+
+        @Test("the invalidator does nothing before mount and after the session ended")
+        func invalidatorOutsideSession() throws {
+            let invalidator = Invalidator()
+            invalidator.invalidateEntry(parent: 1, name: "x")
+            invalidator.invalidateInode(1)
+            let mount = try TestMount()
+            try mount.finish()
+            mount.session.invalidator.invalidateEntry(parent: 1, name: "hello.txt")
+            mount.session.invalidator.invalidateInode(1)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import MailCore
+
+/// mime4j's expectations `NAME_decoded_<path>.txt|.bin`: the transfer-decoded
+/// body of every leaf part, where `<path>` numbers entities mime4j's way
+/// ("1" the message, "_i" the i-th child of a multipart, "_1" the message
+/// inside message/rfc822). Compared with `MessageParser.decodedContent`.
+@Suite("mime4j decoded parts", .enabled(if: CorpusFiles.isPresent, "needs ../shared/corpora"))
+struct Mime4jDecodedPartTests {
+    static var messages: [String] {
+        CorpusFiles.files(under: "mime4j") { $0.hasSuffix(".msg") }
+            .map { $0.path.components(separatedBy: "/mime4j/").last ?? $0.path }
+    }
+
+    /// Where mime4j's expectation differs and we judge ours right: "NAME path" -> why.
+    static let divergences: [String: String] = [:]
+
+    @Test("every decoded part mime4j expects is ours too", arguments: messages)
+    func decodedParts(_ name: String) throws {
+        let url = try #require(CorpusFiles.url("mime4j/\(name)"))
+        let raw = CorpusFiles.bytes(url)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let expectedFiles = Self.decodedFiles(of: url)
+        let root = MIMETree.parse(raw, header: HeaderBlock.parse(raw[...], isMessage: true))
+        var leaves: [String: String] = [:]
+        Self.collectLeaves(root, path: "1", into: &leaves)
+        for file in expectedFiles {
+            let path = String(file.deletingPathExtension().lastPathComponent.dropFirst("\(stem)_decoded_".count))
+            if Self.divergences["\(stem) \(path)"] != nil { continue }
+            guard let partID = leaves[path] else {
+                Issue.record("\(stem): no part at mime4j path \(path); ours: \(leaves.keys.sorted())")
+                continue
+            }
+            let ours = MessageParser.decodedContent(ofPart: partID, in: raw)
+            #expect(ours == CorpusFiles.bytes(file), "\(stem) \(path) (part \(partID))")
+        }
+    }
+
+    /// The part files `NAME_decoded.xml` refers to (the folder also holds a few
+    /// stale ones from older mime4j versions, which no test of theirs reads).
+    static func decodedFiles(of message: URL) -> [URL] {
+        let stem = message.deletingPathExtension().lastPathComponent
+        let folder = message.deletingLastPathComponent()
+        guard let xml = try? String(contentsOf: folder.appendingPathComponent("\(stem)_decoded.xml"), encoding: .utf8)
+        else { return [] }
+        return xml.components(separatedBy: "-body name=\"").dropFirst().compactMap { chunk in
+            chunk.split(separator: "\"").first.map { folder.appendingPathComponent(String($0)) }
+        }
+    }
+
+    /// mime4j path -> IMAP part number, for every leaf.
+    static func collectLeaves(_ part: MIMEPart, path: String, into leaves: inout [String: String]) {
+        if part.contentType.isMultipart, !part.children.isEmpty {
+            for (offset, child) in part.children.enumerated() {
+                collectLeaves(child, path: "\(path)_\(offset + 1)", into: &leaves)
+            }
+        } else if let inner = part.children.first {
+            collectLeaves(inner, path: "\(path)_1", into: &leaves)
+        } else {
+            leaves[path] = part.partID
+        }
+    }
+}

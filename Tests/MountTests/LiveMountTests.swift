@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// The mount while the store changes under it, hostile input, and how it ends.
+@Suite("Mount lifecycle and live changes", .serialized)
+struct LiveMountTests {
+    static func writeMaildir(_ url: URL, _ messages: [String: [UInt8]]) throws {
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        for (name, raw) in messages {
+            try Data(raw).write(to: url.appendingPathComponent("cur/\(name)"))
+        }
+    }
+
+    static func message(_ id: String, subject: String, body: String = "hello\n") -> [UInt8] {
+        Array("From: Tester <t@example.org>\r\nTo: you@demo.example\r\nSubject: \(subject)\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\nMessage-ID: <\(id)>\r\n\r\n\(body)".utf8)
+    }
+
+    @Test("mail imported while mounted appears at once, despite the kernel caches")
+    func liveImport() throws {
+        let mount = try MountedMailfs()
+        let first = mount.root.appendingPathComponent("first")
+        try Self.writeMaildir(first, ["1:2,S": Self.message("one@t", subject: "First")])
+        try mount.importMail("live", from: first)
+        try mount.start()
+        #expect(try mount.sh("ls live/inbox").lines.count == 1)
+        #expect(try mount.sh("ls live/threads").lines.count == 1)
+
+        let second = mount.root.appendingPathComponent("second")
+        try Self.writeMaildir(second, ["2:2,": Self.message("two@t", subject: "Second arrival")])
+        try mount.importMail("live", from: second)
+        try mount.importMail("other", from: second)
+        Thread.sleep(forTimeInterval: 1.0)
+        let inbox = try mount.sh("ls live/inbox")
+        #expect(inbox.lines.count == 2)
+        #expect(inbox.lines.contains("2026-11-21 1000 Tester - Second arrival.eml"))
+        #expect(try mount.sh("cat 'live/inbox/2026-11-21 1000 Tester - Second arrival.eml'").output.hasSuffix("hello\n"))
+        #expect(try mount.sh("ls").lines.contains("other"))
+        #expect(try mount.sh("ls live/threads").lines.count == 2)
+        #expect(try mount.sh("grep -c '^live: ' .status").lines == ["1"])
+    }
+
+    @Test("a mailbox of broken and hostile messages mounts with safe names and readable files")
+    func hostile() throws {
+        let mount = try MountedMailfs()
+        var messages: [String: [UInt8]] = [:]
+        let subjects = ["../../etc/passwd", "/", "..", "\u{1}\u{1B}[31mred", String(repeating: "ü", count: 1000),
+                        ".hidden", "trailing dots...", "=?utf-8?B?Li4vLi4v?="]
+        for (n, subject) in subjects.enumerated() { messages["h\(n):2,"] = Self.message("h\(n)@t", subject: subject) }
+        messages["nul:2,"] = Array("Subject: a\u{0}b\r\n\r\nx\u{0}y".utf8)
+        messages["long:2,"] = Array("X-Long: ".utf8) + [UInt8](repeating: 66, count: 2 << 20) + Array("\r\nSubject: long\r\n\r\nb".utf8)
+        messages["badutf8:2,"] = Array("Subject: ".utf8) + [0xC3, 0x28, 0xFF] + Array("\r\n\r\n".utf8) + [0xFE]
+        messages["truncated:2,"] = Array("Subject: cut\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/pl".utf8)
+        let dir = mount.root.appendingPathComponent("hostile")
+        try Self.writeMaildir(dir, messages)
+        try mount.importMail("hostile", from: dir)
+        try mount.start()
+        let names = try mount.sh("find hostile -mindepth 1 -printf '%f\\n'")
+        #expect(names.status == 0)
+        #expect(names.lines.count >= messages.count)
+        for name in names.lines {
+            #expect(name != "." && name != ".." && !name.contains("/") && name.utf8.count <= 255, "\(name)")
+            #expect(!name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(name.debugDescription)")
+        }
+        #expect(try mount.sh("ls hostile/inbox | wc -l").lines == ["\(messages.count)"])
+        #expect(try mount.sh("cat hostile/inbox/* hostile/threads/*/* > /dev/null").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: "/etc/passwd.eml"))
+    }
+
+    @Test("SIGTERM and SIGINT unmount cleanly")
+    func signals() throws {
+        for signal in [SIGTERM, SIGINT] {
+            let mount = try MountedMailfs()
+            try mount.importMail("demo", from: DemoMountTests.demoMail)
+            try mount.start()
+            kill(try #require(mount.process?.processIdentifier), signal)
+            mount.waitForExit(seconds: 10)
+            #expect(mount.process?.isRunning == false)
+            #expect(!mount.isMounted)
+        }
+    }
+
+    @Test("a stale mount left by a crashed run is detected and explained")
+    func staleMount() throws {
+        let mount = try MountedMailfs()
+        try mount.importMail("demo", from: DemoMountTests.demoMail)
+        try mount.start()
+        kill(try #require(mount.process?.processIdentifier), SIGKILL)
+        mount.waitForExit(seconds: 10)
+        let again = try mount.mailfs(["mount", mount.mountPoint.path, "--data-dir", mount.dataDir.path])
+        #expect(again.status != 0)
+        #expect(again.output.contains("fusermount3 -u"), "\(again.output)")
+        #expect(try Shell.run("/bin/fusermount3", ["-u", mount.mountPoint.path]).status == 0)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// A real `mailfs mount` process on a temp dir, with its own store and no config, driven
+/// by real tools. The binary is the one `./test` built ($MAILFS_BIN, else .build/debug).
+final class MountedMailfs {
+    let root: URL
+    let mountPoint: URL
+    let dataDir: URL
+    let environment: [String: String]
+    private(set) var process: Process?
+    private let output = Pipe()
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: String {
+        ProcessInfo.processInfo.environment["MAILFS_BIN"]
+            ?? repository.appendingPathComponent(".build/debug/mailfs").path
+    }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-mount-\(UUID().uuidString)")
+        mountPoint = root.appendingPathComponent("mnt")
+        dataDir = root.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        env["XDG_DATA_HOME"] = root.appendingPathComponent("xdg-data").path
+        environment = env
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// `mailfs import ACCOUNT PATH` into this mount's store.
+    @discardableResult
+    func importMail(_ account: String, from path: URL) throws -> String {
+        let result = try mailfs(["import", account, path.path, "--data-dir", dataDir.path])
+        #expect(result.status == 0, "import failed: \(result.output)")
+        return result.output
+    }
+
+    func mailfs(_ arguments: [String]) throws -> Shell.Result {
+        try Shell.run(Self.binary, arguments, environment: environment)
+    }
+
+    /// Starts the mount and waits (at most 20 s) until the root `.status` is readable.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["mount", mountPoint.path, "--data-dir", dataDir.path]
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if isMounted, FileManager.default.fileExists(atPath: path(".status")) { return }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        throw MountError(message: "mailfs did not mount: \(log)")
+    }
+
+    /// Unmounts with fusermount3 -u and waits for the process to end.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        _ = try? Shell.run("/bin/fusermount3", ["-u", mountPoint.path])
+        waitForExit(seconds: 10)
+        if process.isRunning {
+            process.terminate()
+            waitForExit(seconds: 5)
+        }
+        _ = try? Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
+    }
+
+    func waitForExit(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process?.isRunning == true && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    var isMounted: Bool {
+        let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+        return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first == Substring(mountPoint.path) }
+    }
+
+    func path(_ relative: String) -> String {
+        mountPoint.appendingPathComponent(relative).path
+    }
+
+    /// Runs a shell command line inside the mount point (`cd $MNT && ...`).
+    func sh(_ command: String) throws -> Shell.Result {
+        try Shell.run("/bin/sh", ["-c", "cd \"$MNT\" && " + command],
+                      environment: environment.merging(["MNT": mountPoint.path, "LC_ALL": "C.UTF-8"]) { $1 })
+    }
+
+    struct MountError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+enum Shell {
+    struct Result {
+        var status: Int32
+        var output: String
+        var lines: [String] { output.split(separator: "\n").map(String.init) }
+    }
+
+    static func run(_ executable: String, _ arguments: [String],
+                    environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}

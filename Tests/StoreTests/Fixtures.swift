@@ -1,0 +1,72 @@
+import Foundation
+@testable import Store
+
+/// Builders for messages and on-disk mailboxes used by the store tests.
+enum Fixture {
+    static func message(id: String?, subject: String, from: String = "Alice Smith <alice@example.org>",
+                        date: String = "Fri, 20 Nov 2026 14:32:00 +0000", inReplyTo: String? = nil,
+                        references: [String] = [], body: String = "Hello there.\n",
+                        extraHeaders: [String] = []) -> [UInt8] {
+        var lines = ["From: \(from)", "To: Bob <bob@example.org>", "Subject: \(subject)", "Date: \(date)"]
+        if let id { lines.append("Message-ID: <\(id)>") }
+        if let inReplyTo { lines.append("In-Reply-To: <\(inReplyTo)>") }
+        if !references.isEmpty { lines.append("References: " + references.map { "<\($0)>" }.joined(separator: " ")) }
+        lines += extraHeaders
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
+    }
+
+    static func temporaryDirectory(_ label: String) -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mailfs-\(label)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A Maildir at `url` holding `messages` in cur/ with the given info suffixes.
+    static func writeMaildir(at url: URL, _ messages: [(name: String, raw: [UInt8])]) throws {
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(at: url.appendingPathComponent(sub),
+                                                    withIntermediateDirectories: true)
+        }
+        for message in messages {
+            try Data(message.raw).write(to: url.appendingPathComponent("cur").appendingPathComponent(message.name))
+        }
+    }
+
+    static func mbox(_ messages: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        for raw in messages {
+            out += Array("From sender@example.org Fri Nov 20 14:32:00 2026\n".utf8)
+            let text = String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+            out += Array(text.utf8)
+            if out.last != 10 { out.append(10) }
+            out.append(10)
+        }
+        return out
+    }
+}
+
+/// A store in a temporary directory, removed when the test is done with it.
+final class TemporaryStore {
+    let store: MailStore
+    let directory: URL
+
+    init() throws {
+        (store, directory) = try MailStore.temporary()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func account(_ name: String = "test") throws -> Int64 {
+        try store.ensureAccount(name: name, address: "\(name)@example.org", isOffline: true).id ?? -1
+    }
+
+    func folder(_ accountId: Int64, _ path: String, type: FolderType = .custom) throws -> Int64 {
+        try store.ensureFolder(accountId: accountId, path: path, imapPath: path, type: type).id ?? -1
+    }
+
+    func incoming(_ raw: [UInt8], folder: Int64, uid: Int64, seen: Bool = false) -> IncomingMessage {
+        IncomingMessage(raw: raw, folderId: folder, uid: uid, flags: MessageFlags(seen: seen),
+                        arrival: Date(timeIntervalSince1970: 1_790_000_000))
+    }
+}

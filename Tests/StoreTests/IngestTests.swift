@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite("Storing messages")
+struct IngestTests {
+    @Test("the store directory is 0700 and its database files 0600")
+    func permissions() throws {
+        let temp = try TemporaryStore()
+        _ = try temp.account()
+        let fm = FileManager.default
+        let dirMode = try fm.attributesOfItem(atPath: temp.directory.path)[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        for name in try fm.contentsOfDirectory(atPath: temp.directory.path) {
+            let mode = try fm.attributesOfItem(atPath: temp.directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(name) has mode \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
+    @Test("the same message twice in one folder is stored once; in a second folder it is linked")
+    func crossFolderDedup() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let work = try temp.folder(account, "Work")
+        let raw = Fixture.message(id: "a@x", subject: "Lunch plans")
+        let first = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
+        let again = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
+        let other = try temp.store.ingest([temp.incoming(raw, folder: work, uid: 7)], accountId: account)
+        #expect(first.added == 1 && again.alreadyPresent == 1 && other.linked == 1)
+        let inInbox = try temp.store.messages(inFolder: inbox)
+        let inWork = try temp.store.messages(inFolder: work)
+        #expect(inInbox.count == 1 && inWork.count == 1)
+        #expect(inInbox[0].id == inWork[0].id)
+        #expect(inInbox[0].folderCount == 2)
+        #expect(inInbox[0].fileName == "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        #expect(inInbox[0].sizeBytes == Int64(raw.count))
+        #expect(try temp.store.rawMessage(emailId: inInbox[0].id) == raw)
+    }
+
+    @Test("messages without a Message-ID are recognised by their content")
+    func digestDedup() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let a = Fixture.message(id: nil, subject: "No id", body: "one\n")
+        let b = Fixture.message(id: nil, subject: "No id", body: "two\n")
+        let summary = try temp.store.ingest(
+            [temp.incoming(a, folder: inbox, uid: 1), temp.incoming(b, folder: inbox, uid: 2),
+             temp.incoming(a, folder: inbox, uid: 3)], accountId: account)
+        #expect(summary.added == 2 && summary.alreadyPresent == 1)
+    }
+
+    @Test("colliding file names are disambiguated and stay unique")
+    func uniqueNames() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let messages = (1...3).map { n in
+            temp.incoming(Fixture.message(id: "m\(n)@x", subject: "Same"), folder: inbox, uid: Int64(n))
+        }
+        _ = try temp.store.ingest(messages, accountId: account)
+        let names = try temp.store.messages(inFolder: inbox).map(\.fileName)
+        #expect(Set(names).count == 3)
+        #expect(names.contains("2026-11-20 1432 Alice Smith - Same.eml"))
+    }
+
+    @Test("the full-text index finds words of the subject, the addresses and the body")
+    func fullText() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest([temp.incoming(
+            Fixture.message(id: "f@x", subject: "Quarterly numbers", body: "The budget is attached.\n"),
+            folder: inbox, uid: 1)], accountId: account)
+        #expect(try temp.store.search("budget", accountId: account).count == 1)
+        #expect(try temp.store.search("quarterly", accountId: account).count == 1)
+        #expect(try temp.store.search("alice", accountId: account).count == 1)
+        #expect(try temp.store.search("giraffe", accountId: account).isEmpty)
+    }
+
+    @Test("flags set locally are read back, and thread unread counts follow")
+    func flags() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "s@x", subject: "Flag me"),
+                                                 folder: inbox, uid: 1)], accountId: account)
+        try temp.store.rethread(accountId: account)
+        let id = try #require(try temp.store.messages(inFolder: inbox).first?.id)
+        try temp.store.setFlag(.seen, to: true, emailId: id)
+        try temp.store.setFlag(.flagged, to: true, emailId: id)
+        let message = try #require(try temp.store.message(id: id))
+        #expect(message.isRead && message.isStarred)
+        let thread = try #require(try temp.store.threads(accountId: account).first)
+        #expect(thread.messageCount == 1)
+        #expect(try temp.store.folderStatus(accountId: account).first?.unread == 0)
+    }
+
+    @Test("forgetting an account deletes all of its data")
+    func forget() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account("gone")
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "g@x", subject: "Bye"),
+                                                 folder: inbox, uid: 1)], accountId: account)
+        #expect(try temp.store.deleteAccount(named: "gone"))
+        #expect(try temp.store.accounts().isEmpty)
+        #expect(try temp.store.message(id: 1) == nil)
+        #expect(try temp.store.search("bye", accountId: account).isEmpty)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import Store
+
+@Suite("Threads in the store")
+struct ThreadingStoreTests {
+    @Test("a reply chain is one thread named after its root, stable as replies arrive")
+    func stableThread() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let root = Fixture.message(id: "root@x", subject: "Budget 2027",
+                                   date: "Mon, 02 Nov 2026 09:00:00 +0000")
+        _ = try temp.store.ingest([temp.incoming(root, folder: inbox, uid: 1)], accountId: account)
+        try temp.store.rethread(accountId: account)
+        let before = try #require(try temp.store.threads(accountId: account).first)
+        #expect(before.dirName == "2026-11-02 Budget 2027")
+
+        let reply = Fixture.message(id: "r1@x", subject: "Re: Budget 2027", from: "Bob <bob@example.org>",
+                                    date: "Tue, 03 Nov 2026 10:00:00 +0000", inReplyTo: "root@x",
+                                    references: ["root@x"])
+        _ = try temp.store.ingest([temp.incoming(reply, folder: inbox, uid: 2)], accountId: account)
+        try temp.store.rethread(accountId: account)
+        let threads = try temp.store.threads(accountId: account)
+        #expect(threads.count == 1)
+        #expect(threads[0].id == before.id && threads[0].dirName == before.dirName)
+        #expect(threads[0].messageCount == 2)
+        #expect(threads[0].latestDate > before.latestDate)
+        #expect(try temp.store.messages(inThread: threads[0].id).count == 2)
+    }
+
+    @Test("a message that links two threads merges them into the oldest")
+    func merge() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let a = Fixture.message(id: "a@x", subject: "Alpha", date: "Mon, 02 Nov 2026 09:00:00 +0000")
+        let b = Fixture.message(id: "b@x", subject: "Beta", date: "Tue, 03 Nov 2026 09:00:00 +0000",
+                                references: ["missing@x"])
+        _ = try temp.store.ingest([temp.incoming(a, folder: inbox, uid: 1), temp.incoming(b, folder: inbox, uid: 2)],
+                                  accountId: account)
+        try temp.store.rethread(accountId: account)
+        #expect(try temp.store.threads(accountId: account).count == 2)
+        let oldest = try #require(try temp.store.threads(accountId: account).min { $0.id < $1.id })
+        let bridge = Fixture.message(id: "c@x", subject: "Re: both", date: "Wed, 04 Nov 2026 09:00:00 +0000",
+                                     references: ["a@x", "missing@x"])
+        _ = try temp.store.ingest([temp.incoming(bridge, folder: inbox, uid: 3)], accountId: account)
+        let touched = try temp.store.rethread(accountId: account)
+        let threads = try temp.store.threads(accountId: account)
+        #expect(threads.count == 1)
+        #expect(threads[0].id == oldest.id && threads[0].messageCount == 3)
+        #expect(touched.count == 2)
+    }
+}

@@ -1,0 +1,1 @@
+"""Building blocks of the demo mailbox generator (see ../generate.py)."""
