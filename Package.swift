@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // libfuse3 low-level API, through pkg-config (Debian: libfuse3-dev).
@@ -36,6 +38,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // IMAP client: response grammar and parser (pure), command encoding, and the
+        // SwiftNIO + NIOSSL connection.
+        .target(
+            name: "IMAP",
+            dependencies: [
+                "MailCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The sync engine: accounts, connection pools, folder sync, credentials.
+        .target(
+            name: "Sync",
+            dependencies: [
+                "MailCore", "IMAP", "Store", "Config",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // libfuse3 binding and the mounted tree: the only module that knows inodes.
         .target(
             name: "FUSE",
@@ -47,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "MailCore", "Store", "Config", "FUSE",
+                "MailCore", "Store", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,7 +77,12 @@ let package = Package(
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Store", "Config", "MailCore"]),
         .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
+        .testTarget(
+            name: "IMAPTests",
+            dependencies: ["IMAP", .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
         .testTarget(name: "MountTests", dependencies: ["MailCore"]),
     ],
     swiftLanguageModes: [.v6]

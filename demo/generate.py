@@ -15,7 +15,6 @@ sys.dont_write_bytecode = True          # keep __pycache__ out of the repository
 from demomail import (prose, story_budget, story_launch, story_misc, story_office,  # noqa: E402
                       story_services, story_world)
 from demomail.book import Mailbook  # noqa: E402
-from demomail.cast import YOU  # noqa: E402
 from demomail.mbox import mbox  # noqa: E402
 
 SEED = 20261120
@@ -44,8 +43,7 @@ def write(book, root):
     shutil.rmtree(staging, ignore_errors=True)
     for folder in FOLDERS:
         mails = sorted((m for m in book.mails if m.folder == folder), key=lambda m: (m.when, m.message_id))
-        entries = [(m.sender.address if m.sender is not YOU else YOU.address, m.when, book.render(m))
-                   for m in mails]
+        entries = [(m.sender.address, m.when, book.render(m)) for m in mails]
         path = staging / f"{folder}.mbox"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(mbox(entries))

@@ -14,6 +14,15 @@ public struct AccountSettings: Sendable, Equatable {
     public var undoSeconds = 5
     /// More deletions than this within a minute on one account are held for confirmation.
     public var deleteGuard = 100
+    /// IMAP connections open at once for the account (DESIGN §6; at most 30 in all accounts).
+    public var maxConnections = 5
+    /// Seconds before a connection attempt counts as failed (FR-SYNC-09).
+    public var connectTimeoutSeconds = 30
+    /// First retry delay of FR-SYNC-09's 5 s / 15 s / 45 s: each later one is three times
+    /// the previous. Tests set 0; users rarely need to touch it.
+    public var retryDelaySeconds = 5
+    /// Seconds between periodic syncs of every folder (DESIGN.md §6: 5 minutes).
+    public var pollIntervalSeconds = 300
 
     public init() {}
 
@@ -26,10 +35,14 @@ extension AccountSettings {
     /// the parser, the unknown-key check and the per-account overrides all read this table.
     static let keys: [SettingKey] = [
         SettingKey("sync_window_days", \.syncWindowDays, .oneOf([7, 14, 30, 60, 90])),
+        SettingKey("connect_timeout_seconds", \.connectTimeoutSeconds, .range(1...300)),
+        SettingKey("retry_delay_seconds", \.retryDelaySeconds, .range(0...3600)),
+        SettingKey("poll_interval_seconds", \.pollIntervalSeconds, .range(1...86_400)),
         SettingKey("cache_limit_mb", \.cacheLimitMB, .range(1...1_048_576)),
         SettingKey("raw_store_max_kb", \.rawStoreMaxKB, .range(0...1_048_576)),
         SettingKey("undo_seconds", \.undoSeconds, .range(0...3600)),
         SettingKey("delete_guard", \.deleteGuard, .range(0...1_000_000)),
+        SettingKey("max_connections", \.maxConnections, .range(1...30)),
     ]
 
     static var keyNames: [String] { keys.map(\.name) }

@@ -49,6 +49,7 @@ public enum ConfigHelp {
           undo_seconds = 5          delay before an outbox message is sent (rm cancels it)
           delete_guard = 100        more deletions than this per minute wait for
                                     "echo confirm-deletes > ACCOUNT/.control"
+          max_connections = 5       IMAP connections per account (1-30)
 
         [accounts.NAME]  (NAME is the account's directory: letters, digits, - _ . ;
                           not starting with '.', and not "inbox")

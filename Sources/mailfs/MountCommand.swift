@@ -4,6 +4,7 @@ import FUSE
 import Foundation
 import Logging
 import Store
+import Sync
 
 struct MountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,6 +57,8 @@ struct MountCommand: ParsableCommand {
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()
         defer { watcher.stop() }
+        let coordinator = config.map { SyncEngine.start(config: $0, store: store, tree: tree) }
+        defer { coordinator?.stop() }
         FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         try session.run()
         FileHandle.standardOutput.write(Data("mailfs: unmounted \(mountPoint)\n".utf8))

@@ -73,6 +73,10 @@ struct ConfigErrorTests {
             text: account + "cache_limit_mb = 0\n[accounts.work.imap]\nhost = \"h\"\n", kind: .invalidValue,
             message: "config.toml:4: accounts.work.cache_limit_mb: expected an integer 1-1048576, got 0"),
         ErrorCase(
+            testDescription: "too many connections for one account",
+            text: "[defaults]\nmax_connections = 31\n", kind: .invalidValue,
+            message: "config.toml:2: defaults.max_connections: expected an integer 1-30, got 31"),
+        ErrorCase(
             testDescription: "an account without address",
             text: "[accounts.work]\npassword_command = \"true\"\nimap.host = \"h\"\n", kind: .missingKey,
             message: "config.toml:1: accounts.work.address: missing required key"),

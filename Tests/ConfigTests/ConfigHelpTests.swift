@@ -18,7 +18,7 @@ struct ConfigHelpTests {
 
     @Test("the help names every key mailfs accepts")
     func everyKeyDocumented() {
-        let keys = AccountParser.keys + EndpointParser.keys + ["[defaults]", "[accounts.NAME]"]
+        let keys = AccountParser.keys + EndpointParser.keys + ["[defaults]", "[accounts.NAME]", "[accounts.NAME.imap]", "[accounts.NAME.smtp]"]
         for key in keys {
             #expect(ConfigHelp.helpText.contains(key), "undocumented: \(key)")
         }

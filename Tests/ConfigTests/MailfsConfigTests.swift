@@ -54,6 +54,7 @@ struct MailfsConfigTests {
         #expect(settings.rawStoreMaxKB == 256)
         #expect(settings.undoSeconds == 5)
         #expect(settings.deleteGuard == 100)
+        #expect(settings.maxConnections == 5)
     }
 
     @Test("an account's key overrides [defaults], which overrides the built-in value")
@@ -73,6 +74,7 @@ struct MailfsConfigTests {
             address = "a@example.com"
             password_command = "true"
             undo_seconds = 0
+            max_connections = 2
             imap.host = "imap.example.com"
             """
         let config = try ConfigFixtures.parse(text)
@@ -84,6 +86,8 @@ struct MailfsConfigTests {
         #expect(a.settings.syncWindowDays == 14)
         #expect(a.settings.undoSeconds == 0)
         #expect(a.settings.deleteGuard == 20)
+        #expect(a.settings.maxConnections == 2)
+        #expect(b.settings.maxConnections == 5)
         #expect(b.settings.syncWindowDays == 90)
         #expect(b.settings.undoSeconds == 5)
         #expect(b.settings.cacheLimitMB == 500)

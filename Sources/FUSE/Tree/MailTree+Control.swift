@@ -35,10 +35,14 @@ extension MailTree {
                 activity.log.record("unknown .control command \"\(command.prefix(40))\"", level: "error")
                 throw FSError(EINVAL)
             }
-            if account.isOffline {
+            let handler = controlHandler.withLock { $0 }
+            if account.isOffline || handler == nil {
                 activity.log.record("\(command): offline account, nothing to do")
-            } else {
+            } else if handler?(account.name, command) == true {
                 activity.log.record("\(command) requested")
+            } else {
+                activity.log.record("\(command): not supported yet", level: "error")
+                throw FSError(ENOTSUP)
             }
         }
     }

@@ -17,6 +17,10 @@ public final class MailTree: FilesystemOperations {
     let accounts: AccountRegistry
     let files = OpenFileTable()
     let invalidator = Mutex<(any KernelCacheInvalidator)?>(nil)
+    /// Runs `.control` commands of configured accounts (the sync engine). Returns false
+    /// when the command is not understood for that account.
+    public typealias ControlHandler = @Sendable (_ account: String, _ command: String) -> Bool
+    let controlHandler = Mutex<ControlHandler?>(nil)
 
     public struct Settings: Sendable {
         /// Directory mtimes (other than threads) are the mount time.
@@ -37,6 +41,10 @@ public final class MailTree: FilesystemOperations {
     /// Set once the session exists; until then invalidation is a no-op.
     public func attach(_ kernel: any KernelCacheInvalidator) {
         invalidator.withLock { $0 = kernel }
+    }
+
+    public func onControl(_ handler: @escaping ControlHandler) {
+        controlHandler.withLock { $0 = handler }
     }
 
     /// The live state of an account, for the sync engine to update.

@@ -3,8 +3,8 @@
 /// Handles display names (atoms, quoted strings, RFC 2047 words), comments,
 /// groups (flattened: `Team: a@x, b@y;` gives two addresses, `undisclosed-
 /// recipients:;` none), angle addresses with obsolete routes (dropped, RFC 5322
-/// §4.4) and bare addresses, and keeps going on broken input: unbalanced
-/// quotes, brackets and parentheses simply run to the end of the value.
+/// §4.4) and bare addresses, and keeps going on broken input: an unclosed
+/// quote is ignored, an unclosed `<` or `(` runs to the end of the value.
 ///
 ///     "Joe Q. Public" <john.q.public@example.com>, Team: a@x, b@y;
 public enum AddressParser {
@@ -97,9 +97,9 @@ struct MailboxBuilder {
             let address = words.map(\.address).joined()
             return [EmailAddress(name: commentName, address: address)]
         }
-        let addresses = words.filter { $0.address.contains("@") }
+        let addresses = words.filter { $0.address.utf8.contains(ASCII.at) }
         if addresses.count == 1 {
-            let others = words.filter { !$0.address.contains("@") }
+            let others = words.filter { !$0.address.utf8.contains(ASCII.at) }
             return [EmailAddress(name: displayName(others) ?? commentName, address: addresses[0].address)]
         }
         return addresses.map { EmailAddress(name: nil, address: $0.address) }

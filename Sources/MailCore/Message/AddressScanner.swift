@@ -5,6 +5,7 @@ struct AddressScanner {
     private var index = 0
     /// Where the last word token ended, to tell glued words (`"a b"@x`) apart.
     private var lastWordEnd = -1
+    private var markers = ClosingMarkers()
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -48,7 +49,7 @@ struct AddressScanner {
     private mutating func readAtom() -> String {
         let start = index
         while index < bytes.count {
-            if let span = EncodedWord.scan(bytes, at: index) {
+            if let span = EncodedWord.scan(bytes, at: index, markers: &markers) {
                 index = span.end
                 continue
             }

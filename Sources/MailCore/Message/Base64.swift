@@ -4,42 +4,49 @@
 enum Base64 {
     /// Decodes `bytes`, stopping once `limit` output bytes are produced.
     static func decode(_ bytes: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(min(limit, bytes.count / 4 * 3 + 3))
-        var accumulator: UInt32 = 0
-        var bitCount = 0
-        for byte in bytes {
-            let value = table[Int(byte)]
-            if value < 64 {
-                accumulator = (accumulator << 6) | UInt32(value)
-                bitCount += 6
-                if bitCount >= 8 {
-                    bitCount -= 8
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bitCount)))
-                    if output.count >= limit { break }
+        let capacity = min(limit, bytes.count / 4 * 3 + 3)
+        return [UInt8](unsafeUninitializedCapacity: capacity) { output, initialized in
+            var count = 0
+            var accumulator: UInt32 = 0
+            var bitCount: UInt32 = 0
+            bytes.withUnsafeBufferPointer { input in
+                for byte in input {
+                    let value = table[Int(byte)]
+                    if value < 64 {
+                        accumulator = (accumulator << 6) | UInt32(value)
+                        bitCount += 6
+                        if bitCount >= 8 {
+                            bitCount -= 8
+                            guard count < capacity else { break }
+                            output[count] = UInt8(truncatingIfNeeded: accumulator >> bitCount)
+                            count += 1
+                        }
+                    } else if value == padding {
+                        accumulator = 0
+                        bitCount = 0
+                    }
                 }
-            } else if value == padding {
-                accumulator = 0
-                bitCount = 0
             }
+            initialized = count
         }
-        return output
     }
 
     /// The number of bytes `decode` would produce, without producing them.
     static func decodedCount(_ bytes: ArraySlice<UInt8>) -> Int {
-        var count = 0
-        var sextets = 0
-        for byte in bytes {
-            let value = table[Int(byte)]
-            if value < 64 {
-                sextets += 1
-            } else if value == padding {
-                count += sextets * 6 / 8
-                sextets = 0
+        bytes.withUnsafeBufferPointer { input in
+            var count = 0
+            var sextets = 0
+            for byte in input {
+                let value = table[Int(byte)]
+                if value < 64 {
+                    sextets += 1
+                } else if value == padding {
+                    count += sextets * 6 / 8
+                    sextets = 0
+                }
             }
+            return count + sextets * 6 / 8
         }
-        return count + sextets * 6 / 8
     }
 
     private static let padding: UInt8 = 65
@@ -49,9 +56,6 @@ enum Base64 {
         var table = [UInt8](repeating: 64, count: 256)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
-        // The URL-safe alphabet shows up in some generated mail.
-        table[Int(ASCII.minus)] = 62
-        table[Int(ASCII.underscore)] = 63
         table[Int(ASCII.equals)] = padding
         return table
     }()

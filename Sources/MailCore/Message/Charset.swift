@@ -87,17 +87,28 @@ public enum Charset {
     /// Windows-1252 decoding; the five bytes it leaves undefined map to the
     /// C1 control of the same value, as in Latin-1.
     static func windows1252(_ bytes: ArraySlice<UInt8>) -> String {
-        var scalars = String.UnicodeScalarView()
-        scalars.reserveCapacity(bytes.count)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 2)
         for byte in bytes {
-            if byte >= 0x80 && byte <= 0x9F {
-                let value = windows1252High[Int(byte - 0x80)]
-                scalars.append(Unicode.Scalar(value) ?? Unicode.Scalar(byte))
+            if byte < 0x80 {
+                utf8.append(byte)
             } else {
-                scalars.append(Unicode.Scalar(byte))
+                let value = byte <= 0x9F ? windows1252High[Int(byte - 0x80)] : UInt32(byte)
+                appendUTF8(of: value, to: &utf8)
             }
         }
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 form of a code point below U+10000.
+    private static func appendUTF8(of value: UInt32, to utf8: inout [UInt8]) {
+        if value < 0x800 {
+            utf8.append(UInt8(0xC0 | value >> 6))
+        } else {
+            utf8.append(UInt8(0xE0 | value >> 12))
+            utf8.append(UInt8(0x80 | (value >> 6) & 0x3F))
+        }
+        utf8.append(UInt8(0x80 | value & 0x3F))
     }
 
     private static let windows1252High: [UInt32] = [

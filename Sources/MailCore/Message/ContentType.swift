@@ -32,7 +32,11 @@ public struct ContentType: Sendable, Hashable {
 
     public var isMultipart: Bool { type == "multipart" }
 
-    public var isText: Bool { type == "text" }
+    /// A text type that renders the message text itself (plain, HTML, and the
+    /// old enriched/richtext formats), as opposed to data sent as text.
+    public var isBodyText: Bool {
+        type == "text" && ["plain", "html", "enriched", "richtext"].contains(subtype)
+    }
 
     /// message/rfc822 and message/global (RFC 6532): a whole message inside a part.
     public var isEncapsulatedMessage: Bool {

@@ -49,7 +49,7 @@ enum DateToken: Equatable {
     }
 
     private static func numeric(_ text: String) -> DateToken? {
-        if text.contains(":") {
+        if text.utf8.contains(ASCII.colon) {
             let groups = text.split(separator: ":", omittingEmptySubsequences: false)
             guard groups.count == 2 || groups.count == 3 else { return nil }
             let secondsGroup = groups.count == 3 ? groups[2].split(separator: ".").first ?? "0" : "0"

@@ -7,20 +7,20 @@
 /// split across two words survives. Whitespace between adjacent encoded words
 /// is dropped (RFC 2047 §6.2). Anything that does not parse stays as written.
 public enum EncodedWord {
-    /// Longest encoded text searched for the closing `?=`; bounds the work on
-    /// hostile input made of many unterminated `=?`.
+    /// Longest encoded text accepted between `?B?`/`?Q?` and `?=`.
     static let maxEncodedTextBytes = 2048
     static let maxCharsetBytes = 80
 
     public static func decode(_ text: String) -> String {
-        guard text.contains("=?") else { return text }
+        guard mayContainWord(text) else { return text }
         let bytes = Array(text.utf8)
         var output = DecodedText()
         var literalStart = 0
         var index = 0
         var sawWord = false
+        var markers = ClosingMarkers()
         while index + 1 < bytes.count {
-            guard bytes[index] == ASCII.equals, let word = parseWord(bytes, at: index) else {
+            guard bytes[index] == ASCII.equals, let word = parseWord(bytes, at: index, markers: &markers) else {
                 index += 1
                 continue
             }
@@ -37,6 +37,16 @@ public enum EncodedWord {
         return output.finish()
     }
 
+    /// True when `text` has a `=?`, without which there is nothing to decode.
+    static func mayContainWord(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == ASCII.equals, byte == ASCII.question { return true }
+            previous = byte
+        }
+        return false
+    }
+
     /// Where the parts of one encoded word starting at `start` (on `=?`) lie.
     struct Span {
         var charset: Range<Int>
@@ -47,7 +57,10 @@ public enum EncodedWord {
         var end: Int
     }
 
-    static func scan(_ bytes: [UInt8], at start: Int) -> Span? {
+    /// The encoded word starting at `start`, if one does. `markers` carries
+    /// the search for `?=` across calls with increasing `start`, so scanning a
+    /// value full of unterminated `=?` stays linear.
+    static func scan(_ bytes: [UInt8], at start: Int, markers: inout ClosingMarkers) -> Span? {
         guard start + 1 < bytes.count, bytes[start] == ASCII.equals, bytes[start + 1] == ASCII.question
         else { return nil }
         let charsetStart = start + 2
@@ -60,7 +73,8 @@ public enum EncodedWord {
         let encoding = ASCII.lowercased(bytes[index + 1])
         guard encoding == UInt8(ascii: "b") || encoding == UInt8(ascii: "q") else { return nil }
         let textStart = index + 3
-        guard let textEnd = closingMarker(bytes, from: textStart) else { return nil }
+        guard let textEnd = markers.first(in: bytes, from: textStart),
+              textEnd - textStart <= maxEncodedTextBytes else { return nil }
         return Span(charset: charsetStart..<index, encoding: encoding, text: textStart..<textEnd, end: textEnd + 2)
     }
 
@@ -71,8 +85,8 @@ public enum EncodedWord {
         var end: Int
     }
 
-    private static func parseWord(_ bytes: [UInt8], at start: Int) -> Word? {
-        guard let span = scan(bytes, at: start) else { return nil }
+    private static func parseWord(_ bytes: [UInt8], at start: Int, markers: inout ClosingMarkers) -> Word? {
+        guard let span = scan(bytes, at: start, markers: &markers) else { return nil }
         let text = bytes[span.text]
         let charset = String(decoding: bytes[span.charset], as: UTF8.self)
         if span.encoding == UInt8(ascii: "b") {
@@ -101,16 +115,28 @@ public enum EncodedWord {
         }
         return result
     }
+}
 
-    /// Index of the `?` of the first `?=` at or after `start`, within the cap.
-    private static func closingMarker(_ bytes: [UInt8], from start: Int) -> Int? {
-        let limit = min(bytes.count - 1, start + maxEncodedTextBytes)
+/// Finds the `?` of the first `?=` at or after a position, remembering the
+/// last answer: for increasing positions the total work is linear.
+struct ClosingMarkers {
+    private var searchedFrom = Int.max
+    /// The first marker at or after `searchedFrom`; nil when there is none.
+    private var found: Int?
+
+    mutating func first(in bytes: [UInt8], from start: Int) -> Int? {
+        if start >= searchedFrom, found.map({ $0 >= start }) ?? true { return found }
+        searchedFrom = start
+        found = nil
         var index = start
-        while index < limit {
-            if bytes[index] == ASCII.question, bytes[index + 1] == ASCII.equals { return index }
+        while index + 1 < bytes.count {
+            if bytes[index] == ASCII.question, bytes[index + 1] == ASCII.equals {
+                found = index
+                break
+            }
             index += 1
         }
-        return nil
+        return found
     }
 }
 

@@ -76,11 +76,12 @@ private struct HTMLConverter {
             index += 1
             return
         }
-        let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self).lowercased()
+        let name = HTMLTags.key(bytes[nameStart..<nameEnd])
         let isClosing = nameStart == index + 2
         index = end(of: [ASCII.greaterThan], from: nameEnd)
         if !isClosing, HTMLTags.hiddenContent.contains(name) {
-            index = end(of: Array("</\(name)".utf8), from: index, caseInsensitive: true)
+            let closing = [ASCII.lessThan, ASCII.slash] + bytes[nameStart..<nameEnd].map(ASCII.lowercased)
+            index = end(of: closing, from: index, caseInsensitive: true)
             index = end(of: [ASCII.greaterThan], from: index)
         } else if let breaks = HTMLTags.lineBreaks[name] {
             lineBreak(breaks)
@@ -118,24 +119,31 @@ private struct HTMLConverter {
     }
 }
 
-/// Which HTML elements matter for turning HTML into text.
+/// Which HTML elements matter for turning HTML into text. Names are looked
+/// up by `key`, their first eight bytes lower-cased and packed in an integer,
+/// so the converter allocates nothing per tag.
 enum HTMLTags {
+    static func key<Bytes: Collection<UInt8>>(_ name: Bytes) -> UInt64 {
+        name.prefix(8).reduce(0) { $0 << 8 | UInt64(ASCII.lowercased($1)) }
+    }
+
     /// Elements whose whole content is not text for a reader.
-    static let hiddenContent: Set<String> = ["script", "style", "head", "title", "template", "noscript"]
+    static let hiddenContent: Set<UInt64> = Set(["script", "style", "head", "title", "template", "noscript"]
+        .map { key($0.utf8) })
 
     /// Elements that start a new line (1) or a new paragraph (2), open or closed.
-    static let lineBreaks: [String: Int] = {
-        var table: [String: Int] = [:]
+    static let lineBreaks: [UInt64: Int] = {
+        var table: [UInt64: Int] = [:]
         for name in ["br", "div", "li", "tr", "dt", "dd", "hr", "section", "article", "header", "footer", "nav",
                      "aside", "main", "figure", "figcaption", "address", "center", "form", "fieldset", "caption"] {
-            table[name] = 1
+            table[key(name.utf8)] = 1
         }
         for name in ["p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "ul", "ol", "dl"] {
-            table[name] = 2
+            table[key(name.utf8)] = 2
         }
         return table
     }()
 
     /// Elements between which a space separates the text.
-    static let cellSeparators: Set<String> = ["td", "th"]
+    static let cellSeparators: Set<UInt64> = [key("td".utf8), key("th".utf8)]
 }

@@ -12,17 +12,16 @@
 struct HeaderBlock: Sendable {
     /// Fields in order, unfolded (CR LF removed before continuation WSP).
     var fields: [HeaderField]
-    /// Index in the raw bytes where the header starts (after an mbox `From ` line).
-    var headerStart: Int
     /// Index in the raw bytes where the body starts (after the blank line).
     var bodyStart: Int
 
     static let maxInspectedBytes = 1 << 20
     static let maxFieldBytes = 64 << 10
 
-    /// The first field with this name (ASCII case-insensitive), raw.
-    func value(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.rawValue
+    /// The first field with this name, raw; `lowercasedName` must be lower
+    /// case, the fields' names are compared without case.
+    func value(_ lowercasedName: String) -> String? {
+        fields.first { $0.hasName(lowercased: lowercasedName) }?.rawValue
     }
 
     /// Splits `bytes`; `isMessage` skips an mbox `From ` line first (only a
@@ -36,7 +35,7 @@ struct HeaderBlock: Sendable {
         let firstLine = ByteSearch.line(startingAt: cursor, in: bytes)
         if cursor < firstLine.contentEnd,
            fieldColon(in: bytes, cursor..<firstLine.contentEnd) == nil {
-            return HeaderBlock(fields: [], headerStart: headerStart, bodyStart: headerStart)
+            return HeaderBlock(fields: [], bodyStart: headerStart)
         }
         var collector = FieldCollector()
         while cursor < bytes.endIndex {
@@ -44,12 +43,12 @@ struct HeaderBlock: Sendable {
             let content = cursor..<line.contentEnd
             if content.isEmpty {
                 collector.finish()
-                return HeaderBlock(fields: collector.fields, headerStart: headerStart, bodyStart: line.next)
+                return HeaderBlock(fields: collector.fields, bodyStart: line.next)
             }
             if !isMessage, !ASCII.isBlank(bytes[cursor]), fieldColon(in: bytes, content) == nil {
                 // A part's header cannot hold garbage: its body started without the blank line.
                 collector.finish()
-                return HeaderBlock(fields: collector.fields, headerStart: headerStart, bodyStart: cursor)
+                return HeaderBlock(fields: collector.fields, bodyStart: cursor)
             }
             if cursor - headerStart < maxInspectedBytes {
                 collector.take(bytes, content)
@@ -57,7 +56,7 @@ struct HeaderBlock: Sendable {
             cursor = line.next
         }
         collector.finish()
-        return HeaderBlock(fields: collector.fields, headerStart: headerStart, bodyStart: bytes.endIndex)
+        return HeaderBlock(fields: collector.fields, bodyStart: bytes.endIndex)
     }
 
     private static let mboxFromPrefix: [UInt8] = Array("From ".utf8)
@@ -110,5 +109,18 @@ private struct FieldCollector {
         fields.append(HeaderField(name: name, rawValue: HeaderText.string(value[trimmed])))
         self.name = nil
         value.removeAll(keepingCapacity: true)
+    }
+}
+
+extension HeaderField {
+    /// ASCII case-insensitive name comparison, without Foundation (header
+    /// lookups run many times per message).
+    func hasName(lowercased wanted: String) -> Bool {
+        guard name.utf8.count == wanted.utf8.count else { return false }
+        var own = name.utf8.makeIterator()
+        for byte in wanted.utf8 {
+            guard let ownByte = own.next(), ASCII.lowercased(ownByte) == byte else { return false }
+        }
+        return true
     }
 }

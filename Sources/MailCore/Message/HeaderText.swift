@@ -22,7 +22,10 @@ enum HeaderText {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+            let isSpace = scalar.isASCII
+                ? scalar.value <= 0x20 || scalar.value == 0x7F
+                : scalar.properties.isWhitespace
+            if isSpace {
                 pendingSpace = !result.isEmpty
             } else {
                 if pendingSpace { result.append(" ") }

@@ -65,6 +65,11 @@ struct ParameterReader {
         }
     }
 
+    private static func endsName(_ byte: UInt8) -> Bool {
+        ASCII.isWhitespace(byte) || byte == ASCII.equals || byte == ASCII.semicolon
+            || byte == ASCII.openParen || byte == ASCII.quote
+    }
+
     private static func endsToken(_ byte: UInt8, allowSlash: Bool) -> Bool {
         ASCII.isWhitespace(byte) || byte == ASCII.semicolon || byte == ASCII.openParen
             || (!allowSlash && byte == ASCII.slash)
@@ -83,10 +88,7 @@ struct ParameterReader {
             while take(ASCII.semicolon) { skipBlanksAndComments() }
             guard !atEnd else { return nil }
             let nameStart = index
-            while !atEnd, !ASCII.isWhitespace(bytes[index]),
-                  ![ASCII.equals, ASCII.semicolon, ASCII.openParen, ASCII.quote].contains(bytes[index]) {
-                index += 1
-            }
+            while !atEnd, !Self.endsName(bytes[index]) { index += 1 }
             let name = HeaderText.string(bytes[nameStart..<index])
             skipBlanksAndComments()
             guard take(ASCII.equals) else {

@@ -35,10 +35,11 @@ public struct MIMEPart: Sendable {
     }
 
     /// Attachment rule of mailfs: an attachment disposition, a file name, or
-    /// a type that is neither text nor multipart (images, application/*,
-    /// message/rfc822 as one attachment).
+    /// a type that is not a rendering of the message text (images,
+    /// application/*, message/rfc822 as one attachment, and text that is
+    /// data rather than prose: text/calendar invitations, text/csv, vCards).
     public var isAttachment: Bool {
         disposition?.isAttachment == true || filename != nil
-            || (!contentType.isText && !contentType.isMultipart)
+            || !(contentType.isMultipart || contentType.isBodyText)
     }
 }

@@ -17,27 +17,31 @@ enum MIMETree {
         let raw: [UInt8]
 
         func entity(header: HeaderBlock, range: Range<Int>, number: String, isMessageRoot: Bool,
-                             defaultType: ContentType, depth: Int) -> MIMEPart {
-            let declared = header.value("Content-Type").flatMap(ContentType.parse)
-            let contentType = declared ?? defaultType
-            let isMultipart = contentType.isMultipart
-            let partID = isMessageRoot && !isMultipart ? Self.join(number, 1) : number
+                    defaultType: ContentType, depth: Int) -> MIMEPart {
+            // RFC 2045 §5.2: a syntactically invalid type (no subtype) means the default.
+            let declared = header.value("content-type").flatMap(ContentType.parse)
+            let contentType = declared.flatMap { $0.subtype.isEmpty ? nil : $0 } ?? defaultType
+            let ownNumber = isMessageRoot ? Self.join(number, 1) : number
             var part = MIMEPart(
-                partID: partID, headers: header.fields, contentType: contentType,
-                disposition: header.value("Content-Disposition").map(ContentDisposition.parse),
-                transferEncoding: TransferEncoding.name(header.value("Content-Transfer-Encoding")),
-                contentID: header.value("Content-ID").flatMap(MessageIDList.first),
+                partID: contentType.isMultipart ? number : ownNumber, headers: header.fields,
+                contentType: contentType,
+                disposition: header.value("content-disposition").map(ContentDisposition.parse),
+                transferEncoding: TransferEncoding.name(header.value("content-transfer-encoding")),
+                contentID: header.value("content-id").flatMap(MessageIDList.first),
                 headerRange: range.lowerBound..<header.bodyStart,
                 bodyRange: header.bodyStart..<range.upperBound, children: [])
             guard depth < MIMETree.maxDepth else { return part }
-            if isMultipart {
-                part.children = children(of: part, depth: depth)
+            let isIdentity = TransferEncoding.isIdentity(part.transferEncoding)
+            if contentType.isMultipart {
+                if isIdentity { part.children = children(of: part, depth: depth) }
                 if part.children.isEmpty {
-                    // No usable boundary: show the body as text rather than lose it.
-                    part.contentType = ContentType.defaultPlain
-                    part.partID = isMessageRoot ? Self.join(number, 1) : number
+                    // RFC 2045 §6.4 forbids encoding a multipart: keep such a body as
+                    // opaque bytes. Without a usable boundary, show the body as text
+                    // rather than lose it.
+                    part.contentType = isIdentity ? .defaultPlain : ContentType(type: "application", subtype: "octet-stream")
+                    part.partID = ownNumber
                 }
-            } else if contentType.isEncapsulatedMessage, TransferEncoding.isIdentity(part.transferEncoding) {
+            } else if contentType.isEncapsulatedMessage, isIdentity {
                 let inner = HeaderBlock.parse(raw[part.bodyRange])
                 part.children = [entity(header: inner, range: part.bodyRange, number: part.partID,
                                         isMessageRoot: true, defaultType: .defaultPlain, depth: depth + 1)]

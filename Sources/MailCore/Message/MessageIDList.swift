@@ -13,7 +13,7 @@ public enum MessageIDList {
         let words = bytes.split { ASCII.isWhitespace($0) || $0 == ASCII.comma }
             .map { String(decoding: $0, as: UTF8.self) }
             .filter { $0 != "<>" && $0 != "<" && $0 != ">" }
-        let withAt = words.filter { $0.contains("@") }
+        let withAt = words.filter { $0.utf8.contains(ASCII.at) }
         if !withAt.isEmpty { return withAt.map(unbracketed) }
         return words.count == 1 ? words.map(unbracketed) : []
     }

@@ -41,20 +41,22 @@ extension MessageParser {
 
     /// CR LF (and a lone CR) turned into LF.
     static func withLFLineEnds(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(ASCII.cr) else { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count)
-        var previousWasCR = false
-        for byte in utf8 {
-            if byte == ASCII.cr {
-                output.append(ASCII.lf)
-                previousWasCR = true
-            } else {
-                if !(byte == ASCII.lf && previousWasCR) { output.append(byte) }
-                previousWasCR = false
+        var source = text
+        let converted: [UInt8]? = source.withUTF8 { input in
+            guard input.contains(ASCII.cr) else { return nil }
+            return [UInt8](unsafeUninitializedCapacity: input.count) { output, initialized in
+                var count = 0
+                var previousWasCR = false
+                for byte in input {
+                    if byte != ASCII.lf || !previousWasCR {
+                        output[count] = byte == ASCII.cr ? ASCII.lf : byte
+                        count += 1
+                    }
+                    previousWasCR = byte == ASCII.cr
+                }
+                initialized = count
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return converted.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 }

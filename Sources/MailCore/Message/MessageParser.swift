@@ -47,8 +47,9 @@ public enum MessageParser {
 
     /// The addresses of every field with this name (some mailers repeat To).
     private static func addresses(_ message: ParsedMessage, _ name: String) -> [EmailAddress] {
-        message.headers
-            .filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        let wanted = name.lowercased()
+        return message.headers
+            .filter { $0.hasName(lowercased: wanted) }
             .flatMap { AddressParser.parseList($0.rawValue) }
     }
 }

@@ -85,6 +85,7 @@ public struct ParsedMessage: Sendable {
 
     /// The first header with this name (case-insensitive), raw.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.rawValue
+        let wanted = name.lowercased()
+        return headers.first { $0.hasName(lowercased: wanted) }?.rawValue
     }
 }

@@ -45,7 +45,7 @@ struct RFC2231Collector {
         for (name, parts) in sections {
             result[name] = Self.join(parts.sorted { $0.number < $1.number })
         }
-        for (name, value) in result where name != "boundary" && value.contains("=?") {
+        for (name, value) in result where name != "boundary" && EncodedWord.mayContainWord(value) {
             result[name] = EncodedWord.decode(value)
         }
         return result

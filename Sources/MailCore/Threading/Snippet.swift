@@ -2,7 +2,7 @@
 /// lines (`> …`) left out and whitespace runs collapsed, so a reply previews what its
 /// sender wrote rather than what it quotes. Quoted text is used only when nothing else is
 /// there. Only as much of the body as the snippet needs is read.
-enum Snippet {
+public enum Snippet {
     static let length = 100
 
     static func make(from text: String?) -> String? {

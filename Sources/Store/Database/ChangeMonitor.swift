@@ -19,10 +19,10 @@ public final class ChangeMonitor: Sendable {
 
     /// True once for every batch of commits since the previous call.
     public func hasChanged() -> Bool {
-        guard let version = try? queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA data_version") })
+        guard let version = try? queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 })
         else { return false }
         return lastVersion.withLock { last in
-            defer { last = version ?? last }
+            defer { last = version }
             return version != last
         }
     }

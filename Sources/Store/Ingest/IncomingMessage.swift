@@ -20,9 +20,36 @@ public struct MessageFlags: Sendable, Equatable {
     }
 }
 
+/// What sync fetched of a message too large to store whole (DESIGN.md §4): its header,
+/// its text bodies, and attachment metadata from BODYSTRUCTURE. The raw bytes are
+/// downloaded when the file is first read.
+public struct PartialContent: Sendable {
+    public var header: [UInt8]
+    public var bodyPlain: String?
+    public var bodyHTML: String?
+    public var attachments: [AttachmentInfo]
+    /// RFC822.SIZE: the exact size of the whole message.
+    public var size: Int
+
+    public init(header: [UInt8], bodyPlain: String?, bodyHTML: String?,
+                attachments: [AttachmentInfo], size: Int) {
+        self.header = header
+        self.bodyPlain = bodyPlain
+        self.bodyHTML = bodyHTML
+        self.attachments = attachments
+        self.size = size
+    }
+}
+
 /// A message arriving in a folder of the store, from IMAP or from an import.
 public struct IncomingMessage: Sendable {
-    public var raw: [UInt8]
+    public enum Content: Sendable {
+        /// The whole message: stored, and parsed for everything else.
+        case raw([UInt8])
+        case partial(PartialContent)
+    }
+
+    public var content: Content
     public var folderId: Int64
     /// IMAP UID in the folder; imports use a per-folder counter.
     public var uid: Int64
@@ -31,7 +58,11 @@ public struct IncomingMessage: Sendable {
     public var arrival: Date
 
     public init(raw: [UInt8], folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date) {
-        self.raw = raw
+        self.init(content: .raw(raw), folderId: folderId, uid: uid, flags: flags, arrival: arrival)
+    }
+
+    public init(content: Content, folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date) {
+        self.content = content
         self.folderId = folderId
         self.uid = uid
         self.flags = flags

@@ -45,18 +45,18 @@ extension MailStore {
     /// with hierarchy-only parents ("Projects"), so every directory of the tree is a row.
     @discardableResult
     public func ensureFolder(accountId: Int64, path: String, imapPath: String,
-                             type: FolderType) throws -> FolderRecord {
+                             type: FolderType, isSelectable: Bool = true) throws -> FolderRecord {
         try pool.write { db in
             let components = path.split(separator: "/").map(String.init)
             for depth in 1..<max(components.count, 1) {
                 let parent = components.prefix(depth).joined(separator: "/")
-                try Self.insertFolderIfMissing(
+                _ = try Self.insertFolderIfMissing(
                     FolderRecord(accountId: accountId, path: parent, imapPath: "\u{0}\(parent)",
                                  type: .custom, isSelectable: false), db: db)
             }
             return try Self.insertFolderIfMissing(
                 FolderRecord(accountId: accountId, path: path, imapPath: imapPath,
-                             type: type, isSelectable: true), db: db)
+                             type: type, isSelectable: isSelectable), db: db)
         }
     }
 

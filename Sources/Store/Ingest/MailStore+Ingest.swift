@@ -7,54 +7,63 @@ extension MailStore {
     /// transaction adds new messages, links known ones (same Message-ID, FR-SYNC-01
     /// cross-folder dedup) to their folder and skips what is already there.
     /// Threads are not recomputed here: call `rethread(accountId:)` after a batch.
-    public func ingest(_ messages: [IncomingMessage], accountId: Int64,
-                       keepRaw: (IncomingMessage) -> Bool = { _ in true }) throws -> IngestSummary {
-        let prepared = messages.map(PreparedMessage.init)
+    public func ingest(_ messages: [IncomingMessage], accountId: Int64) throws -> IngestSummary {
+        let prepared = messages.parallelMap(PreparedMessage.init)
         return try pool.write { db in
             var summary = IngestSummary()
             for message in prepared {
-                summary += try Self.ingest(message, accountId: accountId,
-                                           keepRaw: keepRaw(message.incoming), db: db)
+                summary += try Self.ingest(message, accountId: accountId, db: db)
             }
             return summary
         }
     }
 
-    private static func ingest(_ message: PreparedMessage, accountId: Int64, keepRaw: Bool,
+    private static func ingest(_ message: PreparedMessage, accountId: Int64,
                                db: Database) throws -> IngestSummary {
         var summary = IngestSummary()
         let folderId = message.incoming.folderId
         if let existing = try EmailRecord
             .filter(Column("accountId") == accountId && Column("dedupKey") == message.dedupKey)
             .fetchOne(db), let emailId = existing.id {
-            let linked = try EmailFolderRecord
-                .filter(Column("emailId") == emailId && Column("folderId") == folderId)
-                .fetchCount(db) > 0
-            if linked {
-                summary.alreadyPresent = 1
-            } else {
-                try EmailFolderRecord(emailId: emailId, folderId: folderId,
-                                      imapUID: message.incoming.uid).insert(db)
-                summary.linked = 1
-            }
+            let linked = try associate(emailId: emailId, folderId: folderId, uid: message.incoming.uid, db: db)
+            if linked { summary.linked = 1 } else { summary.alreadyPresent = 1 }
             return summary
         }
         let fileName = try uniqueFileName(message.baseFileName, accountId: accountId, db: db)
         var email = message.emailRecord(accountId: accountId, fileName: fileName)
         try email.insert(db)
         guard let emailId = email.id else { return summary }
-        try EmailFolderRecord(emailId: emailId, folderId: folderId, imapUID: message.incoming.uid).insert(db)
-        if keepRaw {
+        _ = try associate(emailId: emailId, folderId: folderId, uid: message.incoming.uid, db: db)
+        if let raw = message.raw {
             try db.execute(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)",
-                           arguments: [emailId, Data(message.incoming.raw)])
+                           arguments: [emailId, Data(raw)])
         }
         try insertAttachments(message.parsed.attachments, emailId: emailId,
-                              downloaded: keepRaw, db: db)
+                              downloaded: message.raw != nil, db: db)
         try db.execute(
             sql: "INSERT INTO emailSearch (rowid, subject, addresses, body) VALUES (?, ?, ?, ?)",
             arguments: [emailId, message.parsed.subject, message.searchAddresses, message.searchBody])
         summary.added = 1
         return summary
+    }
+
+    /// Puts the message in the folder under `uid`. A known association only gets its UID
+    /// renumbered (UIDVALIDITY re-sync); whatever held that UID before is replaced, since
+    /// the server says the UID is this message now. Returns whether an association was added.
+    static func associate(emailId: Int64, folderId: Int64, uid: Int64, db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND emailId <> ?",
+                       arguments: [folderId, uid, emailId])
+        if let existing = try Int64.fetchOne(db, sql: """
+            SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ?
+            """, arguments: [emailId, folderId]) {
+            if existing != uid {
+                try db.execute(sql: "UPDATE emailFolder SET imapUID = ? WHERE emailId = ? AND folderId = ?",
+                               arguments: [uid, emailId, folderId])
+            }
+            return false
+        }
+        try EmailFolderRecord(emailId: emailId, folderId: folderId, imapUID: uid).insert(db)
+        return true
     }
 
     private static func uniqueFileName(_ base: String, accountId: Int64, db: Database) throws -> String {

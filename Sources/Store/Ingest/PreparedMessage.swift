@@ -9,16 +9,37 @@ struct PreparedMessage: Sendable {
     var dedupKey: String
     var searchBody: String
 
+    /// The bytes to keep in the store; nil when only part of the message was fetched.
+    var raw: [UInt8]?
+    var size: Int
+
     init(_ incoming: IncomingMessage) {
         self.incoming = incoming
-        parsed = MessageParser.parse(incoming.raw)
-        if let id = parsed.messageID, !id.isEmpty {
-            dedupKey = "<\(id)>"
-        } else {
-            dedupKey = "digest:\(ContentDigest.hex(of: incoming.raw))"
+        switch incoming.content {
+        case .raw(let bytes):
+            raw = bytes
+            size = bytes.count
+            parsed = MessageParser.parse(bytes)
+        case .partial(let partial):
+            raw = nil
+            size = partial.size
+            parsed = MessageParser.parse(partial.header)
+            parsed.bodyPlain = partial.bodyPlain
+            parsed.bodyHTML = partial.bodyHTML
+            parsed.attachments = partial.attachments
         }
-        let body = parsed.bodyPlain ?? parsed.bodyHTML ?? ""
+        dedupKey = Self.dedupKey(messageID: parsed.messageID, content: incoming.content)
+        let body = parsed.bodyPlain ?? parsed.bodyHTML.map { HTMLText.plainText(fromHTML: $0) } ?? ""
         searchBody = String(body.prefix(Self.maxIndexedCharacters))
+    }
+
+    /// "<Message-ID>", or a digest of what we have when there is none (FR-SYNC-01 dedup).
+    static func dedupKey(messageID: String?, content: IncomingMessage.Content) -> String {
+        if let messageID, !messageID.isEmpty { return "<\(messageID)>" }
+        switch content {
+        case .raw(let bytes): return "digest:\(ContentDigest.hex(of: bytes))"
+        case .partial(let partial): return "digest:\(ContentDigest.hex(of: partial.header))-\(partial.size)"
+        }
     }
 
     /// The full-text index keeps the first megabyte of text of a message: enough for
@@ -40,9 +61,10 @@ struct PreparedMessage: Sendable {
             subject: parsed.subject, dateSent: parsed.date, dateReceived: incoming.arrival,
             isRead: flags.seen, isStarred: flags.flagged, isDraft: flags.draft,
             isAnswered: flags.answered, isDeleted: flags.deleted,
-            sizeBytes: Int64(incoming.raw.count),
+            sizeBytes: Int64(size),
             bodyPlain: parsed.bodyPlain, bodyHTML: parsed.bodyHTML,
-            snippet: String((parsed.bodyPlain ?? parsed.subject).prefix(100)),
+            snippet: Snippet.make(plain: parsed.bodyPlain, html: parsed.bodyHTML,
+                                  fallback: parsed.subject, limit: 100),
             hasAttachments: !parsed.attachments.isEmpty, fileName: fileName)
     }
 

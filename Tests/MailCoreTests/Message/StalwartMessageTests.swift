@@ -52,9 +52,10 @@ struct StalwartMessageTests {
         let json = try #require(CorpusFiles.json("stalwart-mail-parser/eml/\(name.dropLast(4)).json") as? [String: Any])
         let parts = try #require(json["parts"] as? [[String: Any]])
         let message = MessageParser.parse(raw)
-        let headers = Dictionary((parts.first?["headers"] as? [[String: Any]] ?? []).compactMap { header in
-            (header["name"] as? String).map { ($0, header["value"]) }
-        }, uniquingKeysWith: { first, _ in first })
+        var headers: [String: Any] = [:]
+        for header in parts.first?["headers"] as? [[String: Any]] ?? [] {
+            if let name = header["name"] as? String, headers[name] == nil { headers[name] = header["value"] }
+        }
         check(name, "subject", ours: message.subject, expected: Self.text(headers["subject"]) ?? "")
         check(name, "message_id", ours: message.messageID ?? "", expected: Self.text(headers["message_id"]) ?? "")
         check(name, "from", ours: Self.describe(message.from), expected: Self.addresses(headers["from"]))

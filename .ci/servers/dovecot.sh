@@ -1,0 +1,179 @@
+# Dovecot for the tests, sourced by start.sh: three instances sharing one passwd-file and one
+# Maildir tree, because Dovecot 2.3 cannot vary TLS by listener port (its `local` filter takes
+# an address, not a port) and everything must listen on 127.0.0.1:
+#   main        IMAPS + IMAP with STARTTLS (CA-signed), LMTP, the SASL socket for Postfix
+#   selfsigned  IMAPS with a certificate no CA signed
+#   plain       IMAP with ssl = no, so CAPABILITY never offers STARTTLS
+# Needs STATE, MAIL_USER, CERTS and the PORT_* variables of start.sh.
+
+DOVECOT_INSTANCES=(main selfsigned plain)
+GENERIC_FOLDERS=(Sent Drafts Trash Junk Archive)
+GMAIL_FOLDERS=("[Gmail]/All Mail" "[Gmail]/Important" "[Gmail]/Sent Mail" "[Gmail]/Drafts"
+    "[Gmail]/Trash" "[Gmail]/Spam" "[Gmail]/Starred")
+
+# Special-use by folder name. A name only matters for users who have that folder: start.sh
+# creates the generic folders for alice, bob and carol and the [Gmail]/ ones for gmail, so
+# each user sees one layout.
+dovecot_special_use_blocks() {
+    local name use
+    while read -r use name; do
+        printf '  mailbox "%s" {\n    special_use = %s\n  }\n' "$name" "$use"
+    done <<'USES'
+\Sent Sent
+\Drafts Drafts
+\Trash Trash
+\Junk Junk
+\Archive Archive
+\All [Gmail]/All Mail
+\Important [Gmail]/Important
+\Sent [Gmail]/Sent Mail
+\Drafts [Gmail]/Drafts
+\Trash [Gmail]/Trash
+\Junk [Gmail]/Spam
+\Flagged [Gmail]/Starred
+USES
+}
+
+# Settings every instance shares: users, storage, namespace, limits.
+dovecot_common_conf() {
+    cat <<CONF
+listen = 127.0.0.1
+log_timestamp = "%Y-%m-%d %H:%M:%S "
+mail_location = maildir:~/Maildir
+mail_uid = $MAIL_USER
+mail_gid = $MAIL_USER
+first_valid_uid = $(id -u "$MAIL_USER")
+first_valid_gid = $(id -g "$MAIL_USER")
+# Logins as "alice" or "alice@example.test" (and LMTP recipients) are the same user.
+auth_username_format = %Ln
+# XOAUTH2/OAUTHBEARER check the bearer token like a password: a user's token is its password.
+auth_mechanisms = plain login xoauth2 oauthbearer
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN $STATE/dovecot/users
+}
+userdb {
+  driver = passwd-file
+  args = $STATE/dovecot/users
+  default_fields = uid=$MAIL_USER gid=$MAIL_USER home=$STATE/mail/%n
+}
+namespace inbox {
+  inbox = yes
+  separator = /
+$(dovecot_special_use_blocks)
+}
+ssl_min_protocol = TLSv1.2
+# Tests try wrong passwords on purpose: refuse within 0.5 s (Dovecot's failure timer tick, not
+# 2 s) and never penalize 127.0.0.1 for it (Dovecot otherwise delays each later failure from
+# that address more, up to 15 s).
+auth_failure_delay = 0
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
+protocol imap {
+  mail_max_userip_connections = 500
+}
+service imap-login {
+  process_min_avail = 1
+}
+CONF
+}
+
+# $1 instance name. The listeners and TLS of that instance.
+dovecot_instance_conf() {
+    local instance="$1"
+    printf '!include %s/dovecot/common.conf\n' "$STATE"
+    printf 'base_dir = %s\nstate_dir = %s\ninstance_name = mailfs-%s\n' \
+        "$STATE/dovecot/$instance" "$STATE/dovecot/$instance" "$instance"
+    printf 'log_path = %s/dovecot/%s.log\n' "$STATE" "$instance"
+    case "$instance" in
+        main) dovecot_main_conf ;;
+        selfsigned) dovecot_imap_listeners 0 "$PORT_IMAPS_SELFSIGNED"
+            dovecot_tls_conf selfsigned
+            echo "protocols = imap" ;;
+        plain) dovecot_imap_listeners "$PORT_IMAP_PLAIN" 0
+            printf 'ssl = no\ndisable_plaintext_auth = no\nprotocols = imap\n' ;;
+    esac
+}
+
+# $1 IMAP port (STARTTLS unless ssl = no), $2 IMAPS port; 0 disables a listener.
+dovecot_imap_listeners() {
+    cat <<CONF
+service imap-login {
+  inet_listener imap {
+    port = $1
+  }
+  inet_listener imaps {
+    port = $2
+    ssl = yes
+  }
+}
+CONF
+}
+
+# $1 certificate name in CERTS.
+dovecot_tls_conf() {
+    printf 'ssl = yes\nssl_cert = <%s/%s.pem\nssl_key = <%s/%s.key\n' \
+        "$CERTS" "$1" "$CERTS" "$1"
+}
+
+dovecot_main_conf() {
+    dovecot_imap_listeners "$PORT_IMAP_STARTTLS" "$PORT_IMAPS"
+    dovecot_tls_conf server
+    cat <<CONF
+protocols = imap lmtp
+service lmtp {
+  inet_listener lmtp {
+    port = $PORT_LMTP
+  }
+}
+service auth {
+  unix_listener $STATE/dovecot/auth-postfix {
+    mode = 0666
+  }
+}
+CONF
+}
+
+# $1 user name: the user's Maildir with the folders of its layout.
+dovecot_make_maildir() {
+    local user="$1" folders folder
+    if [ "$user" = gmail ]; then folders=("${GMAIL_FOLDERS[@]}"); else folders=("${GENERIC_FOLDERS[@]}"); fi
+    local root="$STATE/mail/$user/Maildir"
+    mkdir -p "$root"/{cur,new,tmp}
+    for folder in "${folders[@]}"; do
+        # Maildir++ stores "[Gmail]/All Mail" as the directory ".[Gmail].All Mail".
+        local dir="$root/.${folder//\//.}"
+        mkdir -p "$dir"/{cur,new,tmp}
+        touch "$dir/maildirfolder"
+    done
+    chown -R "$MAIL_USER:$MAIL_USER" "$STATE/mail/$user"
+}
+
+# Writes every config, the users file and the Maildirs.
+dovecot_configure() {
+    local instance user
+    mkdir -p "$STATE/dovecot"
+    dovecot_common_conf >"$STATE/dovecot/common.conf"
+    for instance in "${DOVECOT_INSTANCES[@]}"; do
+        mkdir -p "$STATE/dovecot/$instance"
+        dovecot_instance_conf "$instance" >"$STATE/dovecot/$instance.conf"
+    done
+    : >"$STATE/dovecot/users"
+    for user in "${MAIL_USERS[@]}"; do
+        printf '%s:%s::::::\n' "$user" "$(user_password "$user")" >>"$STATE/dovecot/users"
+        dovecot_make_maildir "$user"
+    done
+    chmod 644 "$STATE/dovecot/users"
+}
+
+dovecot_start() {
+    local instance
+    for instance in "${DOVECOT_INSTANCES[@]}"; do
+        # Daemonized, with stdio away from the caller: an inherited pipe would never close.
+        dovecot -c "$STATE/dovecot/$instance.conf" </dev/null >>"$STATE/dovecot/$instance.log" 2>&1 ||
+            return 1
+    done
+}

@@ -1,0 +1,80 @@
+"""IMAP plumbing for seed.py: a verified TLS session to the test Dovecot, mailbox name
+quoting (modified UTF-7, RFC 3501 §5.1.3) and parsing of the response codes seed.py reports.
+"""
+import base64
+import imaplib
+import re
+import ssl
+
+
+class SeedError(Exception):
+    """An IMAP command failed; the message is the server's answer."""
+
+
+def connect(args):
+    """Logs in over implicit TLS, verifying the server against the test CA."""
+    context = ssl.create_default_context(cafile=args.ca_file)
+    session = imaplib.IMAP4_SSL(args.host, args.port, ssl_context=context, timeout=30)
+    check(session.login(args.user, args.password))
+    return session
+
+
+def check(result):
+    """Returns the data of an OK answer, raises SeedError with the server's text otherwise."""
+    status, data = result
+    if status != "OK":
+        raise SeedError(" ".join(item.decode(errors="replace") for item in data if isinstance(item, bytes)))
+    return data
+
+
+def quote(name):
+    """A mailbox name as an IMAP quoted string in modified UTF-7."""
+    return quote_string(encode_mutf7(name))
+
+
+def quote_string(text):
+    """Any ASCII text as an IMAP quoted string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def encode_mutf7(name):
+    """Printable ASCII stays, "&" becomes "&-", other runs become &base64(UTF-16BE)-."""
+    out, pending = [], []
+
+    def flush():
+        if pending:
+            raw = "".join(pending).encode("utf-16-be")
+            out.append("&" + base64.b64encode(raw).decode().rstrip("=").replace("/", ",") + "-")
+            pending.clear()
+
+    for char in name:
+        if 0x20 <= ord(char) <= 0x7E:
+            flush()
+            out.append("&-" if char == "&" else char)
+        else:
+            pending.append(char)
+    flush()
+    return "".join(out)
+
+
+def select(session, mailbox, readonly=False):
+    """Selects a mailbox; returns (uidvalidity, number of messages)."""
+    exists = check(session.select(quote(mailbox), readonly))[0]
+    uidvalidity = session.untagged_responses.get("UIDVALIDITY", [b"0"])[-1]
+    return int(uidvalidity), int(exists)
+
+
+def response_code(data, name):
+    """The arguments of response code [NAME …] in an answer, as a list of strings, or None."""
+    for item in data:
+        text = item.decode(errors="replace") if isinstance(item, bytes) else ""
+        match = re.search(r"\[" + name + r"(?: ([^\]]*))?\]", text)
+        if match:
+            return (match.group(1) or "").split()
+    return None
+
+
+def uid_search(session, criteria):
+    """UIDs matching a UID SEARCH, ascending."""
+    data = check(session.uid("SEARCH", *criteria))
+    return sorted(int(uid) for uid in b" ".join(data).split())

@@ -1,0 +1,186 @@
+import Logging
+import NIOCore
+import NIOSSL
+
+/// The channel end of an IMAP session: frames and parses the bytes from the server,
+/// feeds `ClientStateMachine`, carries out its actions, and enforces the timeouts.
+///
+/// Outbound it takes `PendingCommand`s (written by `IMAPConnection`) and emits bytes.
+/// Command bytes are never logged (they may hold a password); only their redacted spelling.
+final class IMAPClientHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = PendingCommand
+    typealias OutboundOut = ByteBuffer
+
+    /// Large writes (APPEND) go out in pieces, each completion restarting the timeout,
+    /// so a slow upload is not mistaken for a dead server.
+    static let writeChunkSize = 64 * 1024
+
+    private var machine: ClientStateMachine
+    private let limits: ParserLimits
+    private var framer: ResponseFramer
+    private var parser: ResponseParser
+    private let events: AsyncStream<IMAPEvent>.Continuation
+    private let timeouts: IMAPTimeouts
+    private let logger: Logger
+    private var timer: Scheduled<Void>?
+
+    init(
+        greeting: EventLoopPromise<Greeting>, events: AsyncStream<IMAPEvent>.Continuation,
+        timeouts: IMAPTimeouts, limits: ParserLimits, logger: Logger
+    ) {
+        machine = ClientStateMachine(greeting: greeting)
+        self.limits = limits
+        framer = ResponseFramer(limits: limits)
+        parser = ResponseParser(limits: limits)
+        self.events = events
+        self.timeouts = timeouts
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { restartTimer(context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        perform(machine.fail(.connectionClosed), context: context)
+        stopTimer()
+        events.finish()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        restartTimer(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        perform(machine.fail(.connectionClosed), context: context)
+        stopTimer()
+        events.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.debug("IMAP connection error: \(error)")
+        perform(machine.fail(Self.imapError(for: error)), context: context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        framer.append(bytes.readableBytesView)
+        readResponses(context: context)
+        restartTimer(context: context)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        promise?.succeed()
+        perform(machine.submit(unwrapOutboundIn(data)), context: context)
+        restartTimer(context: context)
+    }
+
+    /// Parses every complete response buffered. Stops after a STARTTLS upgrade: bytes
+    /// that came with the plaintext reply are an injection attempt and are dropped.
+    private func readResponses(context: ChannelHandlerContext) {
+        while true {
+            let unit: [UInt8]
+            do {
+                guard case .response(let next) = try framer.next() else { return }
+                unit = next
+            } catch {
+                perform(machine.fail(.protocolViolation(error.description)), context: context)
+                return
+            }
+            logger.trace("S: \(Self.summary(of: unit))")
+            let actions: [ClientStateMachine.Action]
+            do {
+                actions = machine.receive(try parser.parse(unit))
+            } catch {
+                actions = machine.receiveUnparseable(unit, error: error)
+            }
+            if perform(actions, context: context) == .upgradedToTLS {
+                framer = ResponseFramer(limits: limits)
+                return
+            }
+        }
+    }
+
+    private enum Outcome { case done, upgradedToTLS }
+
+    @discardableResult
+    private func perform(_ actions: [ClientStateMachine.Action], context: ChannelHandlerContext) -> Outcome {
+        var outcome = Outcome.done
+        for action in actions {
+            switch action {
+            case .send(let bytes): send(bytes, context: context)
+            case .emit(let event): events.yield(event)
+            case .greeted(let promise, let greeting): promise.succeed(greeting)
+            case .failGreeting(let promise, let error): promise.fail(error)
+            case .succeed(let promise, let result): promise.succeed(result)
+            case .fail(let promise, let error): promise.fail(error)
+            case .close: context.close(promise: nil)
+            case .sent(let tag, let line): logger.debug("C: \(tag) \(line)")
+            case .warn(let text): logger.warning("\(text)")
+            case .upgradeToTLS(let upgrade):
+                if installTLS(upgrade, context: context) { outcome = .upgradedToTLS }
+            }
+        }
+        return outcome
+    }
+
+    /// Puts TLS in front of everything; on failure the session ends.
+    private func installTLS(_ upgrade: TLSUpgrade, context: ChannelHandlerContext) -> Bool {
+        do {
+            let tls = try NIOSSLClientHandler(context: upgrade.context, serverHostname: upgrade.serverHostname)
+            try context.pipeline.syncOperations.addHandler(tls, position: .first)
+            return true
+        } catch {
+            perform(machine.fail(.tls("\(error)")), context: context)
+            return false
+        }
+    }
+
+    private func send(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        var offset = 0
+        repeat {
+            let end = min(bytes.count, offset + Self.writeChunkSize)
+            let buffer = context.channel.allocator.buffer(bytes: bytes[offset..<end])
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.assumeIsolated().whenSuccess { [self] in
+                restartTimer(context: context)
+            }
+            context.write(wrapOutboundOut(buffer), promise: written)
+            offset = end
+        } while offset < bytes.count
+        context.flush()
+    }
+
+    private func restartTimer(context: ChannelHandlerContext) {
+        stopTimer()
+        guard machine.isAwaitingServer else { return }
+        let limit = machine.isAwaitingGreeting ? timeouts.connect : timeouts.response
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: limit.timeAmount) { [self] in
+            logger.warning("IMAP server silent for \(limit); closing")
+            perform(machine.fail(.timedOut(limit)), context: context)
+        }
+    }
+
+    private func stopTimer() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    static func imapError(for error: Error) -> IMAPError {
+        switch error {
+        case let error as IMAPError: error
+        case NIOSSLError.uncleanShutdown: .connectionClosed
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: .tls("\(error)")
+        default: .connectionClosed
+        }
+    }
+
+    /// The first line of a response, cut short, for the trace log.
+    static func summary(of unit: [UInt8]) -> String {
+        let line = unit.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(200)
+        return String(decoding: line, as: UTF8.self)
+    }
+}

@@ -1,0 +1,56 @@
+extension IMAPConnection {
+    /// LIST, with `RETURN (SPECIAL-USE)` when the server supports RFC 6154 so that
+    /// `\Sent`, `\Trash`, `\All`… come with the names. Names stay raw (modified UTF-7);
+    /// decode them with `ModifiedUTF7.decode` for display, send them back as they are.
+    public func list(reference: String = "", pattern: String = "*") async throws(IMAPError) -> [MailboxListEntry] {
+        let specialUse = supports("SPECIAL-USE")
+        let result = try await execute("LIST", claims: { if case .list = $0 { true } else { false } }) { command in
+            command.raw("LIST")
+            command.string(reference)
+            command.string(pattern)
+            if specialUse { command.raw("RETURN (SPECIAL-USE)") }
+        }
+        return result.untagged.compactMap { response -> MailboxListEntry? in
+            if case .list(let entry) = response { entry } else { nil }
+        }
+    }
+
+    /// SELECT a mailbox by its raw name, with `(CONDSTORE)` when the server offers it so
+    /// HIGHESTMODSEQ is reported. A failed SELECT leaves no mailbox selected.
+    public func select(_ mailbox: String) async throws(IMAPError) -> SelectedMailbox {
+        try await open(mailbox, command: "SELECT", readOnly: false)
+    }
+
+    /// EXAMINE: SELECT without the right to change anything (`\Recent` is kept too).
+    public func examine(_ mailbox: String) async throws(IMAPError) -> SelectedMailbox {
+        try await open(mailbox, command: "EXAMINE", readOnly: true)
+    }
+
+    /// ENABLE (RFC 5161), e.g. `["CONDSTORE"]`; returns what the server enabled.
+    @discardableResult
+    public func enable(_ extensions: [String]) async throws(IMAPError) -> [String] {
+        guard !extensions.isEmpty else { return [] }
+        try CommandText.requireAtoms(extensions, what: "extension name")
+        let result = try await execute("ENABLE", claims: { if case .enabled = $0 { true } else { false } }) {
+            $0.raw("ENABLE " + extensions.joined(separator: " "))
+        }
+        return result.untagged.flatMap { response -> [String] in
+            if case .enabled(let names) = response { names } else { [] }
+        }
+    }
+
+    /// NOOP: lets the server report news, which arrives on `events`.
+    public func noop() async throws(IMAPError) {
+        _ = try await execute("NOOP") { $0.raw("NOOP") }
+    }
+
+    private func open(_ mailbox: String, command name: String, readOnly: Bool) async throws(IMAPError) -> SelectedMailbox {
+        let condStore = supports("CONDSTORE")
+        let result = try await execute(name, claims: SelectedMailbox.claims) { command in
+            command.raw(name)
+            command.string(mailbox)
+            if condStore { command.raw("(CONDSTORE)") }
+        }
+        return SelectedMailbox(name: mailbox, readOnlyCommand: readOnly, condStore: condStore, result: result)
+    }
+}

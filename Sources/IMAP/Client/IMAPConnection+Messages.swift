@@ -1,0 +1,115 @@
+/// How UID STORE changes flags.
+public enum StoreOperation: String, Sendable {
+    case add = "+FLAGS"
+    case remove = "-FLAGS"
+    case replace = "FLAGS"
+}
+
+extension IMAPConnection {
+    /// UID SEARCH with `criteria` as IMAP text (`SINCE 1-Nov-2026`, `ALL`); build dates with
+    /// `IMAPDate.search(_:)`. Returns the UIDs in the order the server sent them.
+    public func uidSearch(_ criteria: String) async throws(IMAPError) -> [UInt32] {
+        try CommandText.requireLine(criteria, what: "search criteria")
+        let result = try await execute("UID SEARCH", claims: Self.isSearch) { $0.raw("UID SEARCH " + criteria) }
+        return result.untagged.flatMap { response -> [UInt32] in
+            if case .search(let uids, _) = response { uids } else { [] }
+        }
+    }
+
+    /// UID FETCH of `items` (`FLAGS`, `BODY.PEEK[HEADER]`, …; `UID` is added when missing),
+    /// with `(CHANGEDSINCE n)` when asked (CONDSTORE required).
+    ///
+    /// Only FETCH responses for UIDs in `set` are returned, one per UID (several FETCHes
+    /// of one UID are merged); any other FETCH is unsolicited and goes to `events`
+    /// (IMAP-QUIRKS §1.6). Note `n:*` with n above the highest UID matches that highest
+    /// message on the server, which this filter then leaves out: nothing new.
+    public func uidFetch(
+        _ set: UIDSet, items: [String], changedSince: UInt64? = nil
+    ) async throws(IMAPError) -> [FetchAttributes] {
+        guard !set.isEmpty else { return [] }
+        for item in items { try CommandText.requireLine(item, what: "fetch item") }
+        if changedSince != nil, !supports("CONDSTORE") { throw .capabilityMissing("CONDSTORE") }
+        let hasUID = items.contains { $0.uppercased() == "UID" }
+        let itemList = "(" + ((hasUID ? [] : ["UID"]) + items).joined(separator: " ") + ")"
+        let result = try await execute("UID FETCH", claims: Self.fetches(in: set)) { command in
+            command.raw("UID FETCH \(set) \(itemList)")
+            if let changedSince { command.raw("(CHANGEDSINCE \(changedSince))") }
+        }
+        return FetchAttributes.mergedByUID(result.untagged)
+    }
+
+    /// UID STORE; returns the flags the server reported for `set` (none with `silent`).
+    @discardableResult
+    public func uidStore(
+        _ set: UIDSet, flags: [String], _ operation: StoreOperation, silent: Bool = true
+    ) async throws(IMAPError) -> [FetchAttributes] {
+        guard !set.isEmpty else { return [] }
+        try CommandText.requireFlags(flags)
+        let item = operation.rawValue + (silent ? ".SILENT" : "")
+        let result = try await execute("UID STORE", claims: Self.fetches(in: set)) {
+            $0.raw("UID STORE \(set) \(item) (\(flags.joined(separator: " ")))")
+        }
+        return FetchAttributes.mergedByUID(result.untagged)
+    }
+
+    /// UID COPY; returns the UID mapping when the server sends COPYUID (UIDPLUS).
+    @discardableResult
+    public func uidCopy(_ set: UIDSet, to mailbox: String) async throws(IMAPError) -> CopiedUIDs? {
+        guard !set.isEmpty else { return nil }
+        let result = try await execute("UID COPY") { command in
+            command.raw("UID COPY \(set)")
+            command.string(mailbox)
+        }
+        return CopiedUIDs(result)
+    }
+
+    /// UID MOVE (RFC 6851) when offered; else UID COPY, STORE `\Deleted` and UID EXPUNGE
+    /// of exactly those UIDs (UIDPLUS), never a plain EXPUNGE that would also remove other
+    /// clients' deleted messages.
+    @discardableResult
+    public func uidMove(_ set: UIDSet, to mailbox: String) async throws(IMAPError) -> CopiedUIDs? {
+        guard !set.isEmpty else { return nil }
+        guard supports("MOVE") else {
+            guard supports("UIDPLUS") else { throw .capabilityMissing("MOVE or UIDPLUS") }
+            let copied = try await uidCopy(set, to: mailbox)
+            try await uidStore(set, flags: ["\\Deleted"], .add)
+            try await uidExpunge(set)
+            return copied
+        }
+        let result = try await execute("UID MOVE", claims: CopiedUIDs.claims) { command in
+            command.raw("UID MOVE \(set)")
+            command.string(mailbox)
+        }
+        return CopiedUIDs(result)
+    }
+
+    /// UID EXPUNGE (UIDPLUS): removes only these UIDs' `\Deleted` messages.
+    public func uidExpunge(_ set: UIDSet) async throws(IMAPError) {
+        guard !set.isEmpty else { return }
+        guard supports("UIDPLUS") else { throw .capabilityMissing("UIDPLUS") }
+        _ = try await execute("UID EXPUNGE") { $0.raw("UID EXPUNGE \(set)") }
+    }
+
+    /// EXPUNGE: removes every `\Deleted` message of the mailbox, other clients' too.
+    /// The EXPUNGE responses arrive on `events`.
+    public func expunge() async throws(IMAPError) {
+        _ = try await execute("EXPUNGE") { $0.raw("EXPUNGE") }
+    }
+
+    /// `set` cut into sets short enough for one command line (IMAP-QUIRKS §3): about 1000
+    /// octets per command, or 8192 with CONDSTORE.
+    public func commandSizedChunks(of set: UIDSet) -> [UIDSet] {
+        set.chunked(maxOctets: supports("CONDSTORE") ? UIDSet.condStoreCommandBudget : UIDSet.plainCommandBudget)
+    }
+
+    private static let isSearch: @Sendable (UntaggedResponse) -> Bool = {
+        if case .search = $0 { true } else { false }
+    }
+
+    private static func fetches(in set: UIDSet) -> @Sendable (UntaggedResponse) -> Bool {
+        { response in
+            guard case .fetch(_, let attributes) = response, let uid = attributes.uid else { return false }
+            return set.contains(uid)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// Something the server said outside the result of a command, delivered on
+/// `IMAPConnection.events` in arrival order.
+///
+/// Untagged responses may come at any time, during any command (IMAP-QUIRKS §1.6):
+/// EXISTS, EXPUNGE, VANISHED, a FETCH of flags changed by another client, or of UIDs
+/// outside the range a UID FETCH asked for. They belong to mailbox state, so a command
+/// keeps only what it asked for and everything else lands here.
+public enum IMAPEvent: Sendable, Equatable {
+    /// An untagged response no command claimed (`* 4 EXISTS`, `* 2 FETCH (FLAGS …)`,
+    /// `* VANISHED …`, `* BYE …`).
+    case untagged(UntaggedResponse)
+    /// `[ALERT]` text, tagged or untagged: it must reach the user.
+    case alert(String)
+}

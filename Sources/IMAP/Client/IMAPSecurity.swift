@@ -1,0 +1,71 @@
+import NIOCore
+import NIOSSL
+
+/// How the connection is protected. There is deliberately no plaintext option: a
+/// password never crosses the network unencrypted.
+public enum IMAPSecurity: String, Sendable, Equatable {
+    /// Implicit TLS from the first byte (port 993).
+    case tls
+    /// Plaintext greeting, then `STARTTLS` before anything else (port 143). Refused with
+    /// `IMAPError.startTLSNotOffered` when the server does not advertise it.
+    case starttls
+}
+
+/// TLS settings: TLS 1.2 or later, full certificate and host name verification.
+///
+/// `extraCAFile` adds a PEM file of CA certificates to the system roots (a test CA, a
+/// company CA); it never replaces them, so one setting works for a real account too.
+public struct TLSOptions: Sendable, Equatable {
+    public var extraCAFile: String?
+
+    public init(extraCAFile: String? = nil) {
+        self.extraCAFile = extraCAFile
+    }
+
+    /// The client context; throws when the CA file cannot be read.
+    public func makeContext() throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.certificateVerification = .fullVerification
+        configuration.trustRoots = .default
+        if let extraCAFile {
+            configuration.additionalTrustRoots = [.file(extraCAFile)]
+        }
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// The SNI name and the name the certificate is checked against. NIOSSL refuses an
+    /// IP address as SNI, so an IP host gets nil and its certificate's IP SAN is checked.
+    public static func serverHostname(for host: String) -> String? {
+        isIPAddress(host) ? nil : host
+    }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return (try? SocketAddress(ipAddress: bare, port: 0)) != nil
+    }
+}
+
+/// How long the client waits before it gives up on a silent server.
+public struct IMAPTimeouts: Sendable, Equatable {
+    /// TCP connect, and then the server's greeting.
+    public var connect: Duration
+    /// Longest silence from the server while a command is outstanding; any byte received
+    /// (or written, during a long upload) restarts it.
+    public var response: Duration
+
+    public init(connect: Duration = .seconds(30), response: Duration = .seconds(120)) {
+        self.connect = connect
+        self.response = response
+    }
+}
+
+extension Duration {
+    /// The same span as a NIO `TimeAmount` (nanosecond precision, saturating).
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        let nanos = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !nanos.overflow else { return .nanoseconds(.max) }
+        return .nanoseconds(nanos.partialValue + attoseconds / 1_000_000_000)
+    }
+}

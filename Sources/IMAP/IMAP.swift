@@ -1,0 +1,1 @@
+// The IMAP module: see Grammar/, Parser/, Client/.

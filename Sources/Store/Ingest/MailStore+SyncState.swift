@@ -1,0 +1,174 @@
+import Foundation
+import GRDB
+
+/// What the sync engine reads and writes besides new messages: per-folder checkpoints,
+/// known UIDs, flags, deletions. Every write is its own transaction, so a killed sync
+/// resumes from the last one (FR-SYNC-02).
+extension MailStore {
+    /// The server state of a folder after SELECT, stored with the checkpoint.
+    public struct FolderCheckpoint: Sendable, Equatable {
+        public var uidValidity: Int64
+        public var uidNext: Int64?
+        public var highestModSeq: Int64?
+        public var lastSyncedUID: Int64
+
+        public init(uidValidity: Int64, uidNext: Int64?, highestModSeq: Int64?, lastSyncedUID: Int64) {
+            self.uidValidity = uidValidity
+            self.uidNext = uidNext
+            self.highestModSeq = highestModSeq
+            self.lastSyncedUID = lastSyncedUID
+        }
+    }
+
+    public func saveCheckpoint(folderId: Int64, _ checkpoint: FolderCheckpoint, completed: Bool) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE folder SET uidValidity = ?, uidNext = ?, highestModSeq = ?, lastSyncedUID = ?,
+                    lastSyncDate = CASE WHEN ? THEN ? ELSE lastSyncDate END
+                WHERE id = ?
+                """, arguments: [checkpoint.uidValidity, checkpoint.uidNext, checkpoint.highestModSeq,
+                                 checkpoint.lastSyncedUID, completed, Date(), folderId])
+        }
+    }
+
+    /// UIDVALIDITY changed: every stored UID of the folder is meaningless. Associations
+    /// are kept but marked stale (negative UID) so the re-sync can re-associate known
+    /// messages by Message-ID instead of deleting and downloading them again; the sync
+    /// drops what is still stale at its end (`dropStaleAssociations`).
+    public func beginUIDValidityReset(folderId: Int64, newUIDValidity: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE emailFolder SET imapUID = -ABS(imapUID) - 1 WHERE folderId = ?",
+                           arguments: [folderId])
+            try db.execute(sql: """
+                UPDATE folder SET uidValidity = ?, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0
+                WHERE id = ?
+                """, arguments: [newUIDValidity, folderId])
+        }
+    }
+
+    public func dropStaleAssociations(folderId: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID < 0", arguments: [folderId])
+        }
+    }
+
+    /// UIDs the store holds for a folder, with their flags.
+    public func knownMessages(folderId: Int64) throws -> [Int64: StoredFlags] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT f.imapUID, e.isRead, e.isStarred, e.isAnswered, e.isDraft
+                FROM emailFolder f JOIN email e ON e.id = f.emailId
+                WHERE f.folderId = ? AND f.imapUID > 0
+                """, arguments: [folderId])
+            var result: [Int64: StoredFlags] = [:]
+            for row in rows {
+                result[row[0]] = StoredFlags(seen: row[1], flagged: row[2], answered: row[3], draft: row[4])
+            }
+            return result
+        }
+    }
+
+    public struct StoredFlags: Sendable, Equatable {
+        public var seen: Bool
+        public var flagged: Bool
+        public var answered: Bool
+        public var draft: Bool
+
+        public init(seen: Bool, flagged: Bool, answered: Bool, draft: Bool) {
+            self.seen = seen
+            self.flagged = flagged
+            self.answered = answered
+            self.draft = draft
+        }
+    }
+
+    /// Server flags win (FR-SYNC-05). Returns how many messages changed.
+    @discardableResult
+    public func applyServerFlags(folderId: Int64, _ flags: [Int64: StoredFlags]) throws -> Int {
+        try pool.write { db in
+            var changed = 0
+            for (uid, flag) in flags {
+                try db.execute(sql: """
+                    UPDATE email SET isRead = ?, isStarred = ?, isAnswered = ?, isDraft = ?
+                    WHERE id = (SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?)
+                      AND (isRead <> ? OR isStarred <> ? OR isAnswered <> ? OR isDraft <> ?)
+                    """, arguments: [flag.seen, flag.flagged, flag.answered, flag.draft, folderId, uid,
+                                     flag.seen, flag.flagged, flag.answered, flag.draft])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    /// The server no longer has these UIDs (UID SEARCH ALL difference): the messages
+    /// leave the folder. The messages themselves stay until `purgeUnfiled`.
+    @discardableResult
+    public func removeFromFolder(folderId: Int64, uids: [Int64]) throws -> Int {
+        try pool.write { db in
+            var removed = 0
+            for chunk in stride(from: 0, to: uids.count, by: 500) {
+                let slice = Array(uids[chunk..<min(chunk + 500, uids.count)])
+                let marks = slice.map { _ in "?" }.joined(separator: ",")
+                try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID IN (\(marks))",
+                               arguments: StatementArguments([folderId] + slice))
+                removed += db.changesCount
+            }
+            return removed
+        }
+    }
+
+    /// Whether a message with this dedup key ("<Message-ID>") is already stored; if so it
+    /// is linked to the folder under `uid` (FR-SYNC-01 cross-folder dedup) without a download.
+    public func linkKnownMessage(messageID: String, accountId: Int64, folderId: Int64, uid: Int64) throws -> Bool {
+        try pool.write { db in
+            guard let emailId = try Int64.fetchOne(db, sql: """
+                SELECT id FROM email WHERE accountId = ? AND dedupKey = ?
+                """, arguments: [accountId, "<\(messageID)>"]) else { return false }
+            _ = try Self.associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
+            return true
+        }
+    }
+
+    /// Generic IMAP: a message that is in no folder any more was deleted on the server
+    /// (a move re-links it in its new folder first, within the same cycle). Gmail keeps
+    /// such messages: they are the archive (FR-SYNC-10). Returns how many were deleted.
+    @discardableResult
+    public func purgeUnfiled(accountId: Int64) throws -> Int {
+        try pool.write { db in
+            let sql = "SELECT id FROM email e WHERE accountId = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)"
+            let ids = try Int64.fetchAll(db, sql: sql, arguments: [accountId])
+            for id in ids {
+                try db.execute(sql: "DELETE FROM emailSearch WHERE rowid = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id])
+            }
+            return ids.count
+        }
+    }
+
+    /// "Reset Sync State" (FR-SYNC-18): forget every checkpoint so the next sync is a full
+    /// one. Messages stay and are re-associated by Message-ID, not downloaded again.
+    public func resetSyncState(accountName: String) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE folder SET uidValidity = NULL, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0
+                WHERE accountId = (SELECT id FROM account WHERE name = ?)
+                """, arguments: [accountName])
+        }
+    }
+
+    public func markSynced(accountId: Int64, at date: Date = Date()) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE account SET lastSyncDate = ? WHERE id = ?", arguments: [date, accountId])
+        }
+    }
+
+    /// Folders of an account that the server no longer lists are removed with their associations.
+    public func removeFolders(accountId: Int64, keepingIMAPPaths keep: Set<String>) throws {
+        try pool.write { db in
+            let folders = try FolderRecord.filter(Column("accountId") == accountId).fetchAll(db)
+            for folder in folders where folder.isSelectable && !keep.contains(folder.imapPath) {
+                _ = try folder.delete(db)
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Config
+import IMAP
+import Logging
+import Store
+
+/// Opens authenticated IMAP sessions for one account: TLS or STARTTLS as configured,
+/// the secret from its command (run each time, never kept on disk), LOGIN /
+/// AUTHENTICATE PLAIN or XOAUTH2, and FR-SYNC-09's retries with backoff.
+struct AccountConnector: Sendable {
+    let account: AccountConfig
+    let timing: SyncTiming
+    let logger: Logger
+    /// Runs a credential command; replaceable so tests can count invocations.
+    var secret: @Sendable (String) throws(SecretCommand.Failure) -> String = { command throws(SecretCommand.Failure) in
+        try SecretCommand.run(command)
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case credential(String)
+        case authentication(String)
+        case connection(String)
+
+        var description: String {
+            switch self {
+            case .credential(let reason): return "cannot get the secret: \(reason)"
+            case .authentication(let reason): return "authentication failed: \(reason)"
+            case .connection(let reason): return reason
+            }
+        }
+
+        /// Wrong credentials are not retried: three more failed logins help no one.
+        var isRetryable: Bool {
+            if case .connection = self { return true }
+            return false
+        }
+    }
+
+    /// Connects and authenticates, retrying connection failures after each of
+    /// `timing.retryDelays`. `phase` reports connecting/authenticating to `.status`.
+    func open(phase: @Sendable (SyncPhase) -> Void) async throws(Failure) -> IMAPConnection {
+        var attempt = 0
+        while true {
+            do {
+                return try await openOnce(phase: phase)
+            } catch {
+                let failure = error
+                guard failure.isRetryable, attempt < timing.retryDelays.count else { throw failure }
+                logger.info("connection attempt \(attempt + 1) failed: \(failure); retrying")
+                try? await Task.sleep(for: timing.retryDelays[attempt])
+                attempt += 1
+            }
+        }
+    }
+
+    private func openOnce(phase: @Sendable (SyncPhase) -> Void) async throws(Failure) -> IMAPConnection {
+        phase(.connecting)
+        let connection: IMAPConnection
+        do {
+            connection = try await IMAPConnection.connect(
+                host: account.imap.host, port: account.imap.port,
+                security: account.imap.security == .starttls ? .starttls : .tls,
+                tls: TLSOptions(extraCAFile: account.caFile),
+                timeouts: IMAPTimeouts(connect: timing.connectTimeout, response: timing.responseTimeout),
+                logger: logger)
+        } catch {
+            throw .connection(error.description)
+        }
+        phase(.authenticating)
+        do {
+            try await authenticate(connection)
+        } catch {
+            await connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    private func authenticate(_ connection: IMAPConnection) async throws(Failure) {
+        let secret: String
+        do {
+            secret = try self.secret(account.credential.command)
+        } catch {
+            throw .credential(error.description)
+        }
+        do {
+            switch account.auth {
+            case .plain:
+                if connection.supports("AUTH=PLAIN") {
+                    try await connection.authenticatePlain(user: account.username, password: secret)
+                } else {
+                    try await connection.login(user: account.username, password: secret)
+                }
+            case .xoauth2:
+                try await connection.authenticateXOAUTH2(user: account.username, token: secret)
+            }
+        } catch let error {
+            if case .authenticationFailed = error { throw .authentication(error.description) }
+            if case .commandFailed = error { throw .authentication(error.description) }
+            throw .connection(error.description)
+        }
+    }
+}

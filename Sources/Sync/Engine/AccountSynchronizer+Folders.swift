@@ -1,0 +1,65 @@
+import Foundation
+import IMAP
+import MailCore
+import Store
+
+extension AccountSynchronizer {
+    /// Folder discovery then every selectable folder, INBOX first. Returns the folders
+    /// that failed ("path: reason"); a connection-level failure ends the cycle.
+    func syncFolders(over connection: IMAPConnection, accountId: Int64) async throws -> [String] {
+        activity.update { $0.phase = .syncingFolders; $0.online = true }
+        let folders = try await discoverFolders(over: connection, accountId: accountId)
+        var failures: [String] = []
+        for (index, folder) in folders.enumerated() {
+            activity.update { state in
+                state.phase = .syncingHeaders
+                state.progress = "\(index)/\(folders.count) folders, 0/0 messages"
+            }
+            do {
+                let result = try await synchronizer(accountId: accountId, index: index, total: folders.count)
+                    .sync(folder, over: connection)
+                if result.added + result.linked + result.removed + result.flagChanges > 0 {
+                    activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
+                                        + "\(result.removed) removed, \(result.flagChanges) flag changes")
+                }
+                if result.failed > 0 { failures.append("\(folder.path): \(result.failed) messages failed") }
+            } catch let error as IMAPError where !error.endsConnection {
+                failures.append("\(folder.path): \(error)")
+                activity.log.record("\(folder.path): \(error); skipped until the next sync", level: "error")
+            }
+            activity.update { $0.phase = .indexing }
+            try store.rethread(accountId: accountId)
+        }
+        activity.update { $0.progress = "\(folders.count)/\(folders.count) folders" }
+        return failures
+    }
+
+    private func synchronizer(accountId: Int64, index: Int, total: Int) -> FolderSynchronizer {
+        let activity = self.activity
+        return FolderSynchronizer(
+            store: store, accountId: accountId, windowDays: account.settings.syncWindowDays,
+            rawStoreMaxBytes: account.settings.rawStoreMaxBytes, log: activity.log,
+            progress: { fetched, all in
+                activity.update { $0.progress = "\(index)/\(total) folders, \(fetched)/\(all) messages" }
+            }, logger: logger)
+    }
+
+    /// LIST (with SPECIAL-USE), mapped per FR-SYNC-01, mirrored into the store.
+    private func discoverFolders(over connection: IMAPConnection, accountId: Int64) async throws -> [FolderRecord] {
+        let listed = try await connection.list()
+        let server = listed.map { entry in
+            ServerFolder(name: entry.name, delimiter: entry.delimiter,
+                         attributes: Set(entry.attributes.map { $0.lowercased() }))
+        }
+        let mapped = FolderMapping.map(server)
+        var records: [FolderRecord] = []
+        for folder in mapped {
+            let record = try store.ensureFolder(accountId: accountId, path: folder.path,
+                                                imapPath: folder.imapPath, type: folder.type,
+                                                isSelectable: folder.isSelectable)
+            if folder.isSelectable { records.append(record) }
+        }
+        try store.removeFolders(accountId: accountId, keepingIMAPPaths: Set(mapped.map(\.imapPath)))
+        return records.sorted { ($0.type == .inbox ? 0 : 1, $0.path) < ($1.type == .inbox ? 0 : 1, $1.path) }
+    }
+}

@@ -1,0 +1,88 @@
+import Config
+import Foundation
+import IMAP
+import Logging
+import Store
+
+/// One account's sync (FR-SYNC-04 state machine, exposed through `AccountActivity`):
+/// connect, authenticate, discover folders, sync each folder, index, idle. A folder that
+/// fails is logged, skipped and retried next cycle; an account that fails never touches
+/// another account (each has its own synchronizer, pool and task).
+public actor AccountSynchronizer {
+    public let account: AccountConfig
+    let store: MailStore
+    let activity: AccountActivity
+    let pool: ConnectionPool
+    let connector: AccountConnector
+    let logger: Logger
+    nonisolated let timing: SyncTiming
+    private var accountId: Int64?
+
+    init(account: AccountConfig, store: MailStore, activity: AccountActivity, global: AsyncSemaphore,
+         timing: SyncTiming, maxConnections: Int) {
+        self.account = account
+        self.store = store
+        self.activity = activity
+        self.timing = timing
+        var logger = Logger(label: "mailfs.sync.\(account.name)")
+        logger[metadataKey: "account"] = "\(account.name)"
+        self.logger = logger
+        pool = ConnectionPool(maxConnections: maxConnections, global: global)
+        connector = AccountConnector(account: account, timing: timing, logger: logger)
+    }
+
+    /// Runs one full sync cycle and reports its outcome in `.status` and `.log`.
+    public func syncOnce() async {
+        let started = Date()
+        activity.log.record("sync started")
+        do {
+            let accountId = try resolveAccountId()
+            let failures = try await pool.withConnection(open: openConnection) { connection in
+                try await self.syncFolders(over: connection, accountId: accountId)
+            }
+            if account.provider != .gmail { try store.purgeUnfiled(accountId: accountId) }
+            try store.markSynced(accountId: accountId)
+            let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+            activity.update { state in
+                state.online = true
+                state.phase = .idle
+                state.progress = "none"
+                state.lastError = failures.isEmpty ? nil : "\(failures.count) folders failed: " + failures.joined(separator: "; ")
+            }
+            activity.log.record("sync finished in \(seconds) s" + (failures.isEmpty ? "" : " with \(failures.count) failed folders"))
+        } catch {
+            let reason = Self.describe(error)
+            activity.update { state in
+                state.online = false
+                state.phase = .error
+                state.lastError = reason
+            }
+            activity.log.record("sync failed: \(reason)", level: "error")
+        }
+        activity.update { $0.connections = pool.statusLine }
+    }
+
+    private func openConnection() async throws -> IMAPConnection {
+        let activity = self.activity
+        let pool = self.pool
+        return try await connector.open { phase in
+            activity.update { state in
+                state.phase = phase
+                state.connections = pool.statusLine
+            }
+        }
+    }
+
+    private func resolveAccountId() throws -> Int64 {
+        if let accountId { return accountId }
+        let record = try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
+        accountId = record.id
+        return record.id ?? -1
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let failure = error as? AccountConnector.Failure { return failure.description }
+        if let error = error as? IMAPError { return error.description }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import IMAP
+import MailCore
+import Store
+
+/// Fetching new messages: first what identifies them (Message-ID, size, flags), so a
+/// message already stored from another folder is only linked (FR-SYNC-01 dedup, and the
+/// UIDVALIDITY re-sync); then small messages whole and large ones in parts.
+extension FolderSynchronizer {
+    struct BatchOutcome {
+        var added = 0
+        var linked = 0
+        var failed = 0
+    }
+
+    private struct Candidate {
+        var uid: Int64
+        var flags: MessageFlags
+        var arrival: Date
+        var size: Int
+    }
+
+    static let identityItems = ["FLAGS", "INTERNALDATE", "RFC822.SIZE", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"]
+
+    func fetchNew(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> BatchOutcome {
+        var outcome = BatchOutcome()
+        let identities = try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems)
+        var candidates: [Candidate] = []
+        for attributes in identities {
+            guard let uid = attributes.uid.map(Int64.init) else { continue }
+            let header = attributes.bodySections.first { $0.key.spec.hasPrefix("HEADER.FIELDS") }?.value ?? []
+            if let messageID = MessageParser.parse(header + [13, 10]).messageID,
+               try store.linkKnownMessage(messageID: messageID, accountId: accountId, folderId: folderId, uid: uid) {
+                outcome.linked += 1
+                continue
+            }
+            candidates.append(Candidate(uid: uid, flags: Self.messageFlags(attributes.flags ?? []),
+                                        arrival: attributes.internalDate ?? Date(),
+                                        size: Int(clamping: attributes.rfc822Size ?? 0)))
+        }
+        // A UID the server did not answer for has vanished meanwhile: nothing to store.
+        let small = candidates.filter { $0.size <= rawStoreMaxBytes }
+        let large = candidates.filter { $0.size > rawStoreMaxBytes }
+        var incoming: [IncomingMessage] = []
+        for group in Self.groups(small, maxBytes: Self.bodyBatchBytes) {
+            let bodies = try await connection.uidFetch(UIDSet(uids: group.map { UInt32(clamping: $0.uid) }), items: ["BODY.PEEK[]"])
+            var byUID: [Int64: FetchAttributes] = [:]
+            for attributes in bodies { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
+            for candidate in group {
+                guard let raw = byUID[candidate.uid]?.bodySections[BodySection("")] else {
+                    outcome.failed += 1
+                    log.record("UID \(candidate.uid): server sent no content; retried next sync", level: "warning")
+                    continue
+                }
+                incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid,
+                                                flags: candidate.flags, arrival: candidate.arrival))
+            }
+        }
+        for candidate in large {
+            do {
+                let partial = try await fetchPartial(uid: candidate.uid, size: candidate.size, connection: connection)
+                incoming.append(IncomingMessage(content: .partial(partial), folderId: folderId, uid: candidate.uid,
+                                                flags: candidate.flags, arrival: candidate.arrival))
+            } catch let error as IMAPError where !error.endsConnection {
+                outcome.failed += 1
+                log.record("UID \(candidate.uid): \(error); retried next sync", level: "warning")
+            }
+        }
+        let summary = try store.ingest(incoming, accountId: accountId)
+        outcome.added += summary.added
+        outcome.linked += summary.linked
+        return outcome
+    }
+
+    /// Header, structure and text bodies of a message too large to store whole.
+    private func fetchPartial(uid: Int64, size: Int, connection: IMAPConnection) async throws -> PartialContent {
+        let set = UIDSet(uids: [UInt32(clamping: uid)])
+        let meta = try await connection.uidFetch(set, items: ["BODYSTRUCTURE", "BODY.PEEK[HEADER]"]).first
+        let header = meta?.bodySections[BodySection("HEADER")] ?? []
+        guard let structure = meta?.bodyStructure else {
+            return PartialContent(header: header, bodyPlain: nil, bodyHTML: nil, attachments: [], size: size)
+        }
+        let texts = PartialMessageBuilder.textSections(of: structure)
+        let leaves = [texts.plain, texts.html].compactMap { $0 }
+        let limit = MessageParser.maxBodyBytes
+        var decoded: [String: String] = [:]
+        if !leaves.isEmpty {
+            let items = leaves.map { "BODY.PEEK[\($0.section)]<0.\(limit)>" }
+            let fetched = try await connection.uidFetch(set, items: items).first
+            for leaf in leaves {
+                let bytes = fetched?.bodySections.first { $0.key.spec == leaf.section }?.value ?? []
+                decoded[leaf.section] = MessageParser.decodeText(
+                    bytes, transferEncoding: leaf.part.encoding ?? "7bit",
+                    charset: leaf.part.parameters["charset"], truncated: leaf.part.size > UInt64(limit))
+            }
+        }
+        return PartialContent(
+            header: header, bodyPlain: texts.plain.flatMap { decoded[$0.section] },
+            bodyHTML: texts.html.flatMap { decoded[$0.section] },
+            attachments: PartialMessageBuilder.attachments(of: structure), size: size)
+    }
+
+    /// Consecutive groups whose announced sizes add up to at most `maxBytes` (one message
+    /// larger than that is a group of its own).
+    private static func groups(_ candidates: [Candidate], maxBytes: Int) -> [[Candidate]] {
+        var groups: [[Candidate]] = []
+        var current: [Candidate] = []
+        var bytes = 0
+        for candidate in candidates {
+            if !current.isEmpty && bytes + candidate.size > maxBytes {
+                groups.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(candidate)
+            bytes += candidate.size
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import IMAP
+import Logging
+import MailCore
+import Store
+
+/// Syncs one folder over one connection (FR-SYNC-01/02): UIDVALIDITY check, deletions by
+/// UID set difference against `UID SEARCH ALL` (never against a SINCE result), flag
+/// changes (CHANGEDSINCE when CONDSTORE is offered, else a FLAGS compare), then new
+/// messages of the sync window in batches, each batch a checkpoint.
+struct FolderSynchronizer {
+    let store: MailStore
+    let accountId: Int64
+    let windowDays: Int
+    let rawStoreMaxBytes: Int
+    let log: EventLog
+    let progress: @Sendable (_ fetched: Int, _ total: Int) -> Void
+    let logger: Logger
+
+    /// Messages per metadata batch; bodies are fetched in groups of at most `bodyBatchBytes`.
+    static let batchSize = 200
+    static let bodyBatchBytes = 8 << 20
+
+    struct Result: Sendable {
+        var added = 0
+        var linked = 0
+        var removed = 0
+        var flagChanges = 0
+        var failed = 0
+    }
+
+    func sync(_ folder: FolderRecord, over connection: IMAPConnection) async throws -> Result {
+        guard let folderId = folder.id else { return Result() }
+        let mailbox = try await connection.examine(folder.imapPath)
+        let uidValidity = Int64(mailbox.uidValidity ?? 0)
+        var lastSyncedUID = folder.lastSyncedUID
+        var checkpointModSeq = folder.highestModSeq
+        let reset = folder.uidValidity != nil && folder.uidValidity != uidValidity
+        if reset {
+            log.record("\(folder.path): UIDVALIDITY changed (\(folder.uidValidity ?? 0) -> \(uidValidity)); re-syncing by Message-ID",
+                       level: "warning")
+            try store.beginUIDValidityReset(folderId: folderId, newUIDValidity: uidValidity)
+            lastSyncedUID = 0
+            checkpointModSeq = nil
+        }
+        var result = Result()
+        let serverUIDs = Set(try await connection.uidSearch("ALL").map(Int64.init))
+        let known = try store.knownMessages(folderId: folderId)
+        let vanished = Set(known.keys).subtracting(serverUIDs)
+        if !vanished.isEmpty {
+            result.removed = try store.removeFromFolder(folderId: folderId, uids: vanished.sorted())
+        }
+        result.flagChanges = try await syncFlags(folderId: folderId, known: known.filter { serverUIDs.contains($0.key) },
+                                                 modSeq: checkpointModSeq, connection: connection)
+        let inWindow = try await connection.uidSearch("SINCE \(Self.searchDate(daysBack: windowDays + 1))")
+        let missing = inWindow.map(Int64.init).filter { known[$0] == nil }.sorted()
+        var fetched = 0
+        progress(0, missing.count)
+        for start in stride(from: 0, to: missing.count, by: Self.batchSize) {
+            let batch = Array(missing[start..<min(start + Self.batchSize, missing.count)])
+            let outcome = try await fetchNew(batch, folderId: folderId, connection: connection)
+            result.added += outcome.added
+            result.linked += outcome.linked
+            result.failed += outcome.failed
+            fetched += batch.count
+            lastSyncedUID = max(lastSyncedUID, batch.last ?? 0)
+            try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
+                uidValidity: uidValidity, uidNext: mailbox.uidNext.map(Int64.init),
+                highestModSeq: checkpointModSeq, lastSyncedUID: lastSyncedUID), completed: false)
+            progress(fetched, missing.count)
+        }
+        if reset { try store.dropStaleAssociations(folderId: folderId) }
+        // The modseq is stored only now: every change up to it has been applied.
+        try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
+            uidValidity: uidValidity, uidNext: mailbox.uidNext.map(Int64.init),
+            highestModSeq: mailbox.highestModSeq.map { Int64(clamping: $0) },
+            lastSyncedUID: lastSyncedUID), completed: result.failed == 0)
+        return result
+    }
+
+    /// Server flags win (FR-SYNC-05). With CONDSTORE only what changed since the stored
+    /// modseq is fetched; otherwise all known UIDs' FLAGS are compared.
+    private func syncFlags(folderId: Int64, known: [Int64: MailStore.StoredFlags], modSeq: Int64?,
+                           connection: IMAPConnection) async throws -> Int {
+        guard !known.isEmpty else { return 0 }
+        var fetched: [FetchAttributes] = []
+        if let modSeq, connection.supports("CONDSTORE") {
+            fetched = try await connection.uidFetch(UIDSet(uids: known.keys.map { UInt32(clamping: $0) }),
+                                                    items: ["FLAGS"], changedSince: UInt64(modSeq))
+        } else {
+            for chunk in await connection.commandSizedChunks(of: UIDSet(uids: known.keys.map { UInt32(clamping: $0) })) {
+                fetched += try await connection.uidFetch(chunk, items: ["FLAGS"])
+            }
+        }
+        var changes: [Int64: MailStore.StoredFlags] = [:]
+        for attributes in fetched {
+            guard let uid = attributes.uid.map(Int64.init), let flags = attributes.flags else { continue }
+            let server = Self.storedFlags(flags)
+            if known[uid] != server { changes[uid] = server }
+        }
+        return changes.isEmpty ? 0 : try store.applyServerFlags(folderId: folderId, changes)
+    }
+
+    static func storedFlags(_ flags: [String]) -> MailStore.StoredFlags {
+        let lower = Set(flags.map { $0.lowercased() })
+        return MailStore.StoredFlags(seen: lower.contains("\\seen"), flagged: lower.contains("\\flagged"),
+                                     answered: lower.contains("\\answered"), draft: lower.contains("\\draft"))
+    }
+
+    static func messageFlags(_ flags: [String]) -> MessageFlags {
+        let stored = storedFlags(flags)
+        return MessageFlags(seen: stored.seen, flagged: stored.flagged, answered: stored.answered,
+                            draft: stored.draft, deleted: flags.contains { $0.lowercased() == "\\deleted" })
+    }
+
+    /// `SEARCH SINCE` compares dates only, in the server's time zone: the caller widens
+    /// the window by a day (IMAP-QUIRKS §3).
+    static func searchDate(daysBack: Int, now: Date = Date()) -> String {
+        let date = now.addingTimeInterval(-Double(daysBack) * 86_400)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.day, .month, .year], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(parts.day ?? 1)-\(months[(parts.month ?? 1) - 1])-\(parts.year ?? 1970)"
+    }
+}

@@ -1,0 +1,65 @@
+import Config
+import Foundation
+import Store
+import Synchronization
+
+/// Runs every configured account's sync concurrently and independently (FR-SYNC-11):
+/// one task per account, each looping "sync, then wait for the poll interval or a
+/// trigger". A slow, failing or misconfigured account never delays another.
+public final class SyncCoordinator: Sendable {
+    private let accounts: [String: (synchronizer: AccountSynchronizer, trigger: SyncTrigger)]
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// FR-SYNC-16: at most 30 IMAP connections across all accounts.
+    public static let globalConnectionLimit = 30
+
+    /// `activity` gives the live state object of an account (shared with the mount). Each
+    /// account's timing comes from its settings unless `timing` overrides it.
+    public init(config: MailfsConfig, store: MailStore, timing: SyncTiming? = nil,
+                activity: (AccountConfig) -> AccountActivity) {
+        let global = AsyncSemaphore(permits: Self.globalConnectionLimit)
+        var accounts: [String: (AccountSynchronizer, SyncTrigger)] = [:]
+        for account in config.accounts {
+            let synchronizer = AccountSynchronizer(
+                account: account, store: store, activity: activity(account), global: global,
+                timing: timing ?? SyncTiming(account.settings), maxConnections: account.settings.maxConnections)
+            accounts[account.name] = (synchronizer, SyncTrigger())
+        }
+        self.accounts = accounts
+    }
+
+    /// Starts the per-account loops; each syncs at once, then every poll interval.
+    public func start() {
+        let started = accounts.values.map { synchronizer, trigger in
+            Task.detached {
+                let interval = synchronizer.timing.pollInterval
+                while !Task.isCancelled {
+                    await synchronizer.syncOnce()
+                    await trigger.wait(upTo: interval)
+                }
+            }
+        }
+        tasks.withLock { $0 += started }
+    }
+
+    /// `echo sync > ACCOUNT/.control`: sync now (coalesced with one already pending).
+    @discardableResult
+    public func trigger(account: String) -> Bool {
+        guard let entry = accounts[account] else { return false }
+        entry.trigger.fire()
+        return true
+    }
+
+    /// Runs one sync of one account and returns when it is done (`mailfs sync`, tests).
+    public func syncOnce(account: String) async -> Bool {
+        guard let entry = accounts[account] else { return false }
+        await entry.synchronizer.syncOnce()
+        return true
+    }
+
+    public func stop() {
+        tasks.withLock { tasks in
+            for task in tasks { task.cancel() }
+            tasks.removeAll()
+        }
+    }
+}

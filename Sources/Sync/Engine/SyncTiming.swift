@@ -1,0 +1,23 @@
+import Config
+
+/// The delays of the sync engine (FR-SYNC-09), in one place so tests can shorten them
+/// through configuration instead of changing the defaults.
+public struct SyncTiming: Sendable, Equatable {
+    /// Waits before the 2nd, 3rd and 4th connection attempt.
+    public var retryDelays: [Duration] = [.seconds(5), .seconds(15), .seconds(45)]
+    public var connectTimeout: Duration = .seconds(30)
+    /// Longest silence from the server within a command before it counts as gone.
+    public var responseTimeout: Duration = .seconds(120)
+    /// Periodic sync of every folder (DESIGN.md §6: other folders are polled every 5 minutes).
+    public var pollInterval: Duration = .seconds(300)
+
+    public init() {}
+
+    /// The timing an account's settings ask for.
+    public init(_ settings: AccountSettings) {
+        let first = settings.retryDelaySeconds
+        retryDelays = [first, first * 3, first * 9].map { .seconds($0) }
+        connectTimeout = .seconds(settings.connectTimeoutSeconds)
+        pollInterval = .seconds(settings.pollIntervalSeconds)
+    }
+}

@@ -1,0 +1,31 @@
+import Config
+import FUSE
+import Store
+import Sync
+
+/// Wires the sync engine to the mount: shared account state for `.status`/`.log`, and
+/// `.control` commands.
+enum SyncEngine {
+    static func start(config: MailfsConfig, store: MailStore, tree: MailTree) -> SyncCoordinator {
+        let coordinator = SyncCoordinator(config: config, store: store) { account in
+            tree.activity(forAccount: account.name) ?? AccountActivity(profile: .offline(name: account.name, address: account.address))
+        }
+        tree.onControl { account, command in
+            switch command {
+            case "sync":
+                return coordinator.trigger(account: account)
+            case "reset":
+                do {
+                    try store.resetSyncState(accountName: account)
+                } catch {
+                    return false
+                }
+                return coordinator.trigger(account: account)
+            default:
+                return false
+            }
+        }
+        coordinator.start()
+        return coordinator
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+@testable import IMAP
+
+@Suite("Message commands", .timeLimit(.minutes(1)))
+struct MessageCommandTests {
+    @Test("UID FETCH returns only the requested UIDs; other FETCHes become events")
+    func fetchFiltersUnsolicited() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        async let fetched = imap.uidFetch(UIDSet([101...102]), items: ["FLAGS", "RFC822.SIZE"])
+        try await server.play(#"""
+            C: A0001 UID FETCH 101:102 (UID FLAGS RFC822.SIZE)
+            S: * 1 FETCH (UID 101 FLAGS (\Seen) RFC822.SIZE 2048)
+            S: * 7 FETCH (UID 500 FLAGS (\Flagged))
+            S: * 2 FETCH (FLAGS (\Deleted))
+            S: * 3 FETCH (FLAGS () UID 102 RFC822.SIZE 10)
+            S: A0001 OK Fetch completed
+            """#)
+        let result = try await fetched
+        #expect(result == [
+            FetchAttributes(uid: 101, flags: [#"\Seen"#], rfc822Size: 2048),
+            FetchAttributes(uid: 102, flags: [], rfc822Size: 10),
+        ])
+        var events: [IMAPEvent] = []
+        for await event in imap.events.prefix(2) { events.append(event) }
+        #expect(events == [
+            .untagged(.fetch(sequence: 7, attributes: FetchAttributes(uid: 500, flags: [#"\Flagged"#]))),
+            .untagged(.fetch(sequence: 2, attributes: FetchAttributes(flags: [#"\Deleted"#]))),
+        ])
+    }
+
+    @Test("two FETCHes of one UID are merged into one result")
+    func fetchMergesSameUID() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        async let fetched = imap.uidFetch(UIDSet(uids: [7]), items: ["UID", "BODY.PEEK[HEADER.FIELDS (SUBJECT)]"])
+        try await server.play(#"""
+            C: A0001 UID FETCH 7 (UID BODY.PEEK[HEADER.FIELDS (SUBJECT)])
+            S: * 1 FETCH (UID 7 FLAGS (\Seen))
+            S: * 1 FETCH (UID 7 BODY[HEADER.FIELDS (SUBJECT)] {4}
+            S: Hi
+            S: )
+            S: A0001 OK done
+            """#)
+        let result = try await fetched
+        #expect(result.count == 1)
+        #expect(result.first?.flags == [#"\Seen"#])
+        #expect(result.first?.bodySections.values.first == Array("Hi\r\n".utf8))
+    }
+
+    @Test("CHANGEDSINCE is sent with CONDSTORE and refused without it")
+    func changedSince() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        let refused = await outcome { try await imap.uidFetch(UIDSet([1...10]), items: ["FLAGS"], changedSince: 5) }
+        #expect(refused.imapError == .capabilityMissing("CONDSTORE"))
+        #expect(try await server.unreadBytes().isEmpty)
+
+        let (condServer, condImap) = try await ScriptedServer.connected(
+            greeting: "* OK [CAPABILITY IMAP4rev1 CONDSTORE] ready")
+        async let fetched = condImap.uidFetch(UIDSet([1...4_294_967_295]), items: ["FLAGS"], changedSince: 715)
+        try await condServer.play(#"""
+            C: A0001 UID FETCH 1:* (UID FLAGS) (CHANGEDSINCE 715)
+            S: * 4 FETCH (UID 40 MODSEQ (720) FLAGS (\Seen))
+            S: A0001 OK done
+            """#)
+        #expect(try await fetched.map(\.modSeq) == [720])
+    }
+
+    @Test("an empty UID set sends nothing")
+    func emptySet() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        #expect(try await imap.uidFetch(UIDSet(), items: ["FLAGS"]).isEmpty)
+        try await imap.uidStore(UIDSet(), flags: [#"\Seen"#], .add)
+        #expect(try await server.unreadBytes().isEmpty)
+    }
+
+    @Test("UID SEARCH returns the UIDs")
+    func search() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        async let found = imap.uidSearch("SINCE 1-Feb-2026")
+        try await server.play("""
+            C: A0001 UID SEARCH SINCE 1-Feb-2026
+            S: * SEARCH 4 9 11
+            S: A0001 OK Search completed
+            """)
+        #expect(try await found == [4, 9, 11])
+    }
+
+    @Test("criteria with a line break are refused rather than injected")
+    func searchInjection() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        let result = await outcome { try await imap.uidSearch("ALL\r\nA9 DELETE INBOX") }
+        guard case .invalidArgument? = result.imapError else {
+            Issue.record("expected invalidArgument, got \(result)")
+            return
+        }
+        let flags = await outcome { try await imap.uidStore(UIDSet(uids: [1]), flags: [#"\Seen) (X"#], .add) }
+        guard case .invalidArgument? = flags.imapError else {
+            Issue.record("expected invalidArgument, got \(flags)")
+            return
+        }
+        #expect(try await server.unreadBytes().isEmpty)
+    }
+
+    @Test("UID STORE returns the new flags of the stored UIDs")
+    func store() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        async let stored = imap.uidStore(UIDSet(uids: [3, 4, 5]), flags: [#"\Seen"#, #"\Flagged"#], .add, silent: false)
+        try await server.play(#"""
+            C: A0001 UID STORE 3:5 +FLAGS (\Seen \Flagged)
+            S: * 1 FETCH (UID 3 FLAGS (\Seen \Flagged))
+            S: A0001 OK Store completed
+            """#)
+        #expect(try await stored.map(\.uid) == [3])
+    }
+
+    @Test("UID MOVE returns the COPYUID mapping sent before the expunges")
+    func move() async throws {
+        let (server, imap) = try await ScriptedServer.connected(
+            greeting: "* OK [CAPABILITY IMAP4rev1 MOVE UIDPLUS] ready")
+        async let moved = imap.uidMove(UIDSet(uids: [10, 11]), to: "[Gmail]/Trash")
+        try await server.play("""
+            C: A0001 UID MOVE 10:11 "[Gmail]/Trash"
+            S: * OK [COPYUID 432 10:11 7:8] Moved UIDs.
+            S: * 1 EXPUNGE
+            S: * 1 EXPUNGE
+            S: A0001 OK Move completed
+            """)
+        #expect(try await moved == CopiedUIDs(
+            uidValidity: 432, source: UIDSet([10...11]), destination: UIDSet([7...8])))
+    }
+
+    @Test("without MOVE, a move is COPY, STORE \\Deleted and UID EXPUNGE of those UIDs")
+    func moveFallback() async throws {
+        let (server, imap) = try await ScriptedServer.connected(
+            greeting: "* OK [CAPABILITY IMAP4rev1 UIDPLUS] ready")
+        async let moved = imap.uidMove(UIDSet(uids: [10]), to: "Trash")
+        try await server.play(#"""
+            C: A0001 UID COPY 10 "Trash"
+            S: A0001 OK [COPYUID 9 10 3] Copy completed
+            C: A0002 UID STORE 10 +FLAGS.SILENT (\Deleted)
+            S: A0002 OK Store completed
+            C: A0003 UID EXPUNGE 10
+            S: * 1 EXPUNGE
+            S: A0003 OK Expunge completed
+            """#)
+        #expect(try await moved == CopiedUIDs(uidValidity: 9, source: UIDSet(uids: [10]), destination: UIDSet(uids: [3])))
+    }
+
+    @Test("without MOVE or UIDPLUS a move is refused rather than a blind EXPUNGE")
+    func moveRefused() async throws {
+        let (_, imap) = try await ScriptedServer.connected()
+        let result = await outcome { try await imap.uidMove(UIDSet(uids: [1]), to: "Trash") }
+        #expect(result.imapError == .capabilityMissing("MOVE or UIDPLUS"))
+    }
+
+    @Test("APPEND waits for '+' before the message and returns APPENDUID")
+    func append() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        let message = Array("Subject: hi\r\n\r\nbody\r\n".utf8)
+        let date = Date(timeIntervalSince1970: 1_780_000_000)
+        async let appended = imap.append(mailbox: "Sent", flags: [#"\Seen"#], date: date, message: message)
+        try await server.play(#"""
+            C: A0001 APPEND "Sent" (\Seen) "28-May-2026 20:26:40 +0000" {21}
+            S: + OK
+            C: Subject: hi
+            C:
+            C: body
+            C:
+            S: A0001 OK [APPENDUID 38505 3955] APPEND completed
+            """#)
+        #expect(try await appended == AppendedUID(uidValidity: 38505, uid: 3955))
+    }
+
+    @Test("APPEND under LITERAL+ sends small messages at once and large ones synchronized")
+    func appendLiteralPlus() async throws {
+        let (server, imap) = try await ScriptedServer.connected(
+            greeting: "* OK [CAPABILITY IMAP4rev1 LITERAL+] ready")
+        async let small = imap.append(mailbox: "Drafts", message: Array("x\r\n".utf8))
+        try await server.play("""
+            C: A0001 APPEND "Drafts" {3+}
+            C: x
+            C:
+            S: A0001 OK APPEND completed
+            """)
+        #expect(try await small == nil)
+        let large = [UInt8](repeating: UInt8(ascii: "a"), count: IMAPConnection.synchronizingAppendThreshold + 1)
+        async let big = outcome { try await imap.append(mailbox: "Drafts", message: large) }
+        try await server.play("""
+            C: A0002 APPEND "Drafts" {102401}
+            """)
+        #expect(try await server.unreadBytes().isEmpty)
+        try await server.send("+ go ahead")
+        try await server.play("C: " + String(repeating: "a", count: large.count))
+        try await server.send("A0002 NO [OVERQUOTA] Quota exceeded")
+        #expect(await big.imapError == .commandFailed(CommandFailure(
+            command: "APPEND", status: .no, code: .other(name: "OVERQUOTA", text: nil), text: "Quota exceeded")))
+    }
+}

@@ -1,0 +1,159 @@
+import Config
+import Foundation
+import Store
+import Sync
+import Testing
+
+/// The real Dovecot (and Postfix) that `./test` starts (.ci/servers/start.sh) and
+/// describes with MAILFS_TEST_* variables. Without them these tests fail: they are never
+/// skipped and counted as passed.
+enum TestServers {
+    static func env(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment["MAILFS_TEST_\(name)"] else {
+            throw Missing(name: name)
+        }
+        return value
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            "MAILFS_TEST_\(name) is not set: run ./test, which starts Dovecot and Postfix for these tests"
+        }
+    }
+
+    static func password(_ user: String) throws -> String { try env("\(user.uppercased())_PASSWORD") }
+
+    /// Runs `.ci/servers/seed.py` (a second IMAP client) and returns its output.
+    @discardableResult
+    static func seed(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [try env("SEED")] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw SeedFailed(output: output, arguments: arguments) }
+        return output
+    }
+
+    struct SeedFailed: Error, CustomStringConvertible {
+        var output: String
+        var arguments: [String]
+        var description: String { "seed.py \(arguments.joined(separator: " ")) failed: \(output)" }
+    }
+
+    /// `ctl.sh STATE stop|start dovecot`: stop or restart a server mid-test.
+    static func control(_ action: String, _ server: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let script = URL(fileURLWithPath: try env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
+        process.arguments = [script, try env("STATE_DIR"), action, server]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "ctl.sh \(action) \(server) failed")
+    }
+
+    /// A config for `user` on the test Dovecot; the password comes from the environment
+    /// through `password_command`, so it is on no disk this test writes.
+    static func accountTOML(name: String, user: String, port: String = "IMAPS_PORT", security: String = "tls",
+                            passwordVariable: String? = nil, extra: String = "") throws -> String {
+        """
+        [accounts.\(name)]
+        address = "\(try env("\(user.uppercased())_EMAIL"))"
+        username = "\(user)"
+        password_command = "printenv \(passwordVariable ?? "MAILFS_TEST_\(user.uppercased())_PASSWORD")"
+        ca_file = "\(try env("CA_FILE"))"
+        retry_delay_seconds = 0
+        \(extra)
+
+        [accounts.\(name).imap]
+        host = "127.0.0.1"
+        port = \(try env(port))
+        security = "\(security)"
+
+        """
+    }
+
+    static func config(_ toml: String) throws -> MailfsConfig {
+        try MailfsConfig.parse(text: toml, path: "test-config.toml")
+    }
+
+    /// A message file with a unique Message-ID, written to a temp file for seed.py.
+    static func messageFile(id: String, subject: String, body: String = "Hello from the test.\n",
+                            extraHeaders: String = "", in dir: URL) throws -> URL {
+        let text = """
+            From: Tester <tester@example.test>\r
+            To: alice@example.test\r
+            Subject: \(subject)\r
+            Date: \(DateFormatter.rfc5322.string(from: Date()))\r
+            Message-ID: <\(id)>\r
+            \(extraHeaders)MIME-Version: 1.0\r
+            Content-Type: text/plain; charset=utf-8\r
+            \r
+            \(body.replacingOccurrences(of: "\n", with: "\r\n"))
+            """
+        let url = dir.appendingPathComponent("\(id).eml")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+}
+
+extension DateFormatter {
+    static let rfc5322: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        return formatter
+    }()
+}
+
+/// A store and a coordinator for one test, with the account's live state at hand.
+final class SyncHarness: Sendable {
+    let store: MailStore
+    let directory: URL
+    let coordinator: SyncCoordinator
+    let config: MailfsConfig
+    private let activities: [String: AccountActivity]
+
+    init(_ toml: String) throws {
+        (store, directory) = try MailStore.temporary()
+        config = try TestServers.config(toml)
+        var activities: [String: AccountActivity] = [:]
+        for account in config.accounts {
+            activities[account.name] = AccountActivity(profile: AccountProfile(
+                name: account.name, address: account.address, provider: account.provider.rawValue,
+                auth: account.auth.rawValue, imap: account.imap.description, smtp: "none"))
+        }
+        self.activities = activities
+        coordinator = SyncCoordinator(config: config, store: store) { account in
+            activities[account.name]!
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func sync(_ account: String) async {
+        _ = await coordinator.syncOnce(account: account)
+    }
+
+    func state(_ account: String) -> AccountActivity.State { activities[account]!.snapshot }
+    func log(_ account: String) -> String { activities[account]!.log.rendered() }
+
+    func accountId(_ name: String) throws -> Int64 {
+        try #require(try store.account(named: name)?.id)
+    }
+
+    func folder(_ account: String, _ path: String) throws -> FolderRecord {
+        try #require(try store.folders(accountId: accountId(account)).first { $0.path == path })
+    }
+
+    func messages(_ account: String, _ path: String) throws -> [MessageEntry] {
+        try store.messages(inFolder: folder(account, path).id ?? -1)
+    }
+}

@@ -1,0 +1,135 @@
+"""bench/run's engine: mailfs against a plain Maildir holding the same messages, side by side.
+
+Called by bench/run after it installed packages and built mailfs; see `bench/run --help`.
+"""
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import corpus
+import machine
+import report
+import rows
+import step_import
+import step_mount
+import step_tree
+import timing
+from compare import Setup
+
+ACCOUNT = "bench"
+
+
+def arguments():
+    parser = argparse.ArgumentParser(prog="bench/run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--messages", type=int, default=50_000, help="corpus size (default 50000)")
+    parser.add_argument("--seed", type=int, default=1, help="corpus and sample seed (default 1)")
+    parser.add_argument("--runs", type=int, default=5, help="warm repetitions per metric (default 5)")
+    parser.add_argument("--samples", type=int, default=300, help="messages for the cat percentiles (default 300)")
+    parser.add_argument("--word", default="quarterly", help="what grep -r looks for (default quarterly)")
+    parser.add_argument("--binary", type=Path, required=True, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.messages < 100 or options.runs < 1 or options.samples < 1:
+        parser.error("--messages must be at least 100, --runs and --samples at least 1")
+    return options
+
+
+def setup_for(options, bench_dir: Path, tree: Path) -> Setup:
+    work = bench_dir / "work"
+    (work / "mount.log").unlink(missing_ok=True)
+    config_home = work / "xdg-config"          # empty: mailfs reads no config file
+    shutil.rmtree(config_home, ignore_errors=True)
+    config_home.mkdir(parents=True)
+    env = dict(timing.ENV, XDG_CONFIG_HOME=str(config_home), XDG_DATA_HOME=str(work / "xdg-data"))
+    return Setup(binary=options.binary.resolve(), corpus=tree, copy=work / "copy", store=work / "store",
+                 mount_point=work / "mnt", account=ACCOUNT, env=env, runs=options.runs, samples=options.samples,
+                 seed=options.seed, word=options.word, cold=timing.can_drop_caches(),
+                 notmuch=shutil.which("notmuch") is not None)
+
+
+def release_stale_mount(mount_point: Path):
+    """A previous run killed with SIGKILL may have left its mount: take it down first."""
+    if os.path.ismount(mount_point):
+        subprocess.run(["fusermount3", "-uz", str(mount_point)], capture_output=True)
+
+
+def measure(setup: Setup, messages: int) -> list:
+    say("import")
+    results = step_import.measure(setup, messages)
+    say("mount start-up")
+    startup, mount = step_mount.measure_startup(setup, messages)
+    with mount:
+        results += startup + step_mount.memory_rows(mount, "after start-up")
+        say("ls, find, grep")
+        results += step_tree.measure_listings(setup)
+        say("cat")
+        results += step_tree.measure_cat(setup)
+        results += step_mount.memory_rows(mount, "after the runs")
+    return results
+
+
+def method_notes(setup: Setup) -> list:
+    notes = [
+        "Every number is the wall time of a child process (perf_counter from before fork to after wait4), "
+        "so both sides pay the same exec cost; output goes to a pipe that is read to the end (GNU grep "
+        "would stop at its first match if writing to /dev/null). LC_ALL=C on both sides.",
+        "The Maildir side is the generated Maildir++ tree on the same local disk the mailfs store is on.",
+        f"Warm numbers are the median of {setup.runs} runs, mailfs and Maildir alternating.",
+        "Import: `cp -a` of the Maildir is the plain way to have the mail; each import starts with the page "
+        "cache dropped and includes a `sync` afterwards. The store is created fresh each run.",
+        "Mount start-up: `mailfs mount` exec until `.status` reads through the mount point (polled every ms).",
+        "ls compares the mailfs folder `Big` with the Maildir's `.Big/cur`; find walks the whole account "
+        "(mailfs also has threads/, attachments/, archive/) against the whole Maildir++ tree; grep -r "
+        "reads every message once on each side (mailfs: `threads/`, which holds each message once).",
+        "cat: the same randomly drawn messages (matched by Message-ID through the store) on both sides; "
+        "cold = first read after one cache drop, warm = second read.",
+        "Memory: VmRSS/VmHWM from /proc/PID/status of the `mailfs mount` process.",
+    ]
+    if not setup.cold:
+        notes.append("The page cache could NOT be dropped (not root?): the \"cold\" numbers are first runs only.")
+    if setup.notmuch:
+        notes.append("notmuch new runs on the `cp -a` copy (it writes .notmuch/ into the tree), cache dropped first.")
+    load = os.getloadavg()
+    notes.append(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores.")
+    return notes
+
+
+def say(step: str):
+    print(f"== {step}", file=sys.stderr, flush=True)
+
+
+def main():
+    options = arguments()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGHUP, lambda *_: sys.exit(129))
+    bench_dir = Path(__file__).resolve().parent.parent
+    work = bench_dir / "work"
+    work.mkdir(exist_ok=True)
+    release_stale_mount(work / "mnt")
+    machine_facts = machine.facts(work, str(options.binary))
+    tree, summary = corpus.ensure(bench_dir / "generate_corpus.py", work, options.messages, options.seed)
+    setup = setup_for(options, bench_dir, tree)
+    try:
+        results = measure(setup, options.messages)
+    except (timing.CommandFailed, RuntimeError) as failure:
+        print(f"bench: {failure}", file=sys.stderr)
+        sys.exit(1)
+    finally:
+        release_stale_mount(setup.mount_point)
+        shutil.rmtree(setup.copy, ignore_errors=True)
+    verdicts = report.goals(results, options.messages)
+    corpus_lines = [f"{options.messages:,} messages, seed {options.seed}: {summary}",
+                    f"grep word: `{options.word}`; cat samples: {options.samples}"]
+    report.write_markdown(bench_dir / "results.md", results, verdicts, machine_facts, corpus_lines,
+                          setup.notes, method_notes(setup))
+    print(rows.plain_text(results))
+    print()
+    print(report.goals_text(verdicts))
+    print(f"\nwritten: {bench_dir / 'results.md'}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Everyday tools over the mounted account against the same tools over the Maildir."""
+import os
+
+import samples
+import timing
+from compare import Setup, side_by_side
+from rows import Row
+
+
+def measure_listings(setup: Setup) -> list:
+    """ls -f / ls -l of the big folder, find over everything, grep -r for a word."""
+    account, maildir = setup.account_root, setup.corpus
+    big = len(os.listdir(maildir / ".Big" / "cur"))
+    rows = []
+    for flag in ("-f", "-l"):
+        outcome = side_by_side(setup, f"ls{flag}", f"ls {flag} Big ({big:,} msgs)",
+                               ["ls", flag, str(account / "Big")], ["ls", flag, str(maildir / ".Big" / "cur")])
+        note_lines(setup, f"ls {flag}", outcome)
+        rows += outcome.rows
+    outcome = side_by_side(setup, "find", "find over the whole account / Maildir",
+                           ["find", str(account)], ["find", str(maildir)])
+    note_lines(setup, "find", outcome, "mailfs also lists the threads/, attachments/ and archive/ views")
+    rows += outcome.rows
+    outcome = side_by_side(setup, "grep", f"grep -r {setup.word} threads/ vs Maildir",
+                           ["grep", "-r", setup.word, str(account / "threads")], ["grep", "-r", setup.word, str(maildir)],
+                           allowed_exit=(0, 1))
+    note_lines(setup, f"grep -r {setup.word}", outcome)
+    return rows + outcome.rows
+
+
+def note_lines(setup: Setup, what: str, outcome, why: str = ""):
+    """Records how many lines each side printed, a check that both did the same work."""
+    suffix = f" ({why})" if why else ""
+    setup.notes.append(f"{what} printed {outcome.mailfs_lines:,} lines on mailfs and "
+                       f"{outcome.maildir_lines:,} on the Maildir{suffix}.")
+
+
+def measure_cat(setup: Setup) -> list:
+    """cat of the same random messages on both sides: p50/p99 cold (first read after a drop), then
+    warm; then the same reads inside this process, which shows the file system without exec's cost."""
+    pairs, unmatched = samples.pick(setup.corpus, setup.store, setup.account_root, setup.samples, setup.seed)
+    missing = [mailfs for _, mailfs in pairs if not os.path.isfile(mailfs)]
+    if missing:
+        raise RuntimeError(f"{len(missing)} sampled messages are not in the mount, e.g. {missing[0]}")
+    if unmatched:
+        setup.notes.append(f"cat: {unmatched} drawn messages had no Message-ID match in the store and were skipped.")
+    setup.drop_caches()
+    cold_mailfs = [timing.run(["cat", str(mailfs)]) for _, mailfs in pairs]
+    setup.drop_caches()
+    cold_maildir = [timing.run(["cat", str(maildir)]) for maildir, _ in pairs]
+    warm_mailfs, warm_maildir, read_mailfs, read_maildir = [], [], [], []
+    for maildir, mailfs in pairs:
+        warm_mailfs.append(timing.run(["cat", str(mailfs)]).seconds)
+        warm_maildir.append(timing.run(["cat", str(maildir)]).seconds)
+        read_mailfs.append(timing.read_file(mailfs))
+        read_maildir.append(timing.read_file(maildir))
+    differing = sum(1 for a, b in zip(cold_mailfs, cold_maildir) if a.output != b.output)
+    exec_floor = timing.median([timing.run(["cat", "/dev/null"]).seconds for _ in range(50)])
+    setup.notes.append(f"cat: {len(pairs)} messages; {differing} read differently on mailfs than in the Maildir "
+                       f"(byte for byte); `cat /dev/null` alone takes {exec_floor * 1000:.2f} ms (exec overhead "
+                       f"included on both sides).")
+    rows = []
+    for label, fraction in (("p50", 0.5), ("p99", 0.99)):
+        metric = f"cat one message, {label} of {len(pairs)}"
+        rows.append(Row(f"cat-{label}/cold", metric, setup.cold_label,
+                        timing.percentile([r.seconds for r in cold_mailfs], fraction),
+                        timing.percentile([r.seconds for r in cold_maildir], fraction), "s"))
+        rows.append(Row(f"cat-{label}/warm", metric, "warm, second read",
+                        timing.percentile(warm_mailfs, fraction), timing.percentile(warm_maildir, fraction), "s"))
+    for label, fraction in (("p50", 0.5), ("p99", 0.99)):
+        rows.append(Row(f"read-{label}/warm", f"open+read+close in-process (no exec), {label}", "warm, third read",
+                        timing.percentile(read_mailfs, fraction), timing.percentile(read_maildir, fraction), "s"))
+    return rows
