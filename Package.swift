@@ -74,16 +74,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Spawning and reaping child processes in tests (posix_spawn + waitpid).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Store", "Config", "MailCore"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Store", "Config", "MailCore", "TestSupport"]),
         .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
         .testTarget(
             name: "IMAPTests",
             dependencies: ["IMAP", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
-        .testTarget(name: "MountTests", dependencies: ["MailCore"]),
+        .testTarget(name: "MountTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

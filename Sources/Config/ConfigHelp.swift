@@ -50,6 +50,9 @@ public enum ConfigHelp {
           delete_guard = 100        more deletions than this per minute wait for
                                     "echo confirm-deletes > ACCOUNT/.control"
           max_connections = 5       IMAP connections per account (1-30)
+          connect_timeout_seconds = 30   a server that does not answer within this is down
+          retry_delay_seconds = 5   first retry after a failed connection; then 3x, 9x
+          poll_interval_seconds = 300    how often every folder is synced
 
         [accounts.NAME]  (NAME is the account's directory: letters, digits, - _ . ;
                           not starting with '.', and not "inbox")

@@ -8,7 +8,7 @@ struct DemoMountTests {
 
     func mountedDemo() throws -> MountedMailfs {
         let mount = try MountedMailfs()
-        try mount.importMail("demo", from: Self.demoMail)
+        try mount.importMail("demo", from: Self.demoMail, address: "you@demo.example")
         try mount.start()
         return mount
     }

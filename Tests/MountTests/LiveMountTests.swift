@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The mount while the store changes under it, hostile input, and how it ends.
@@ -74,9 +75,9 @@ struct LiveMountTests {
             let mount = try MountedMailfs()
             try mount.importMail("demo", from: DemoMountTests.demoMail)
             try mount.start()
-            kill(try #require(mount.process?.processIdentifier), signal)
+            try #require(mount.process).signal(signal)
             mount.waitForExit(seconds: 10)
-            #expect(mount.process?.isRunning == false)
+            #expect(mount.process?.isRunning == false, "\(mount.log)")
             #expect(!mount.isMounted)
         }
     }
@@ -86,7 +87,7 @@ struct LiveMountTests {
         let mount = try MountedMailfs()
         try mount.importMail("demo", from: DemoMountTests.demoMail)
         try mount.start()
-        kill(try #require(mount.process?.processIdentifier), SIGKILL)
+        try #require(mount.process).signal(SIGKILL)
         mount.waitForExit(seconds: 10)
         let again = try mount.mailfs(["mount", mount.mountPoint.path, "--data-dir", mount.dataDir.path])
         #expect(again.status != 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A real `mailfs mount` process on a temp dir, with its own store and no config, driven
@@ -8,8 +9,7 @@ final class MountedMailfs {
     let mountPoint: URL
     let dataDir: URL
     let environment: [String: String]
-    private(set) var process: Process?
-    private let output = Pipe()
+    private(set) var process: ChildProcess?
 
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -37,8 +37,9 @@ final class MountedMailfs {
 
     /// `mailfs import ACCOUNT PATH` into this mount's store.
     @discardableResult
-    func importMail(_ account: String, from path: URL) throws -> String {
-        let result = try mailfs(["import", account, path.path, "--data-dir", dataDir.path])
+    func importMail(_ account: String, from path: URL, address: String? = nil) throws -> String {
+        let result = try mailfs(["import", account, path.path, "--data-dir", dataDir.path]
+                                + (address.map { ["--address", $0] } ?? []))
         #expect(result.status == 0, "import failed: \(result.output)")
         return result.output
     }
@@ -49,13 +50,10 @@ final class MountedMailfs {
 
     /// Starts the mount and waits (at most 20 s) until the root `.status` is readable.
     func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["mount", mountPoint.path, "--data-dir", dataDir.path]
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let logFile = root.appendingPathComponent("mount.log").path
+        let process = try ChildProcess("/bin/sh", ["-c", "exec \"$0\" mount \"$1\" --data-dir \"$2\" >\"$3\" 2>&1",
+                                                   Self.binary, mountPoint.path, dataDir.path, logFile],
+                                       environment: environment, captureOutput: false)
         self.process = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -63,7 +61,7 @@ final class MountedMailfs {
             guard process.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         throw MountError(message: "mailfs did not mount: \(log)")
     }
 
@@ -73,7 +71,7 @@ final class MountedMailfs {
         _ = try? Shell.run("/bin/fusermount3", ["-u", mountPoint.path])
         waitForExit(seconds: 10)
         if process.isRunning {
-            process.terminate()
+            process.signal(SIGKILL)
             waitForExit(seconds: 5)
         }
         _ = try? Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
@@ -82,6 +80,11 @@ final class MountedMailfs {
     func waitForExit(seconds: Double) {
         let deadline = Date().addingTimeInterval(seconds)
         while process?.isRunning == true && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// What the mount process printed (banner, errors).
+    var log: String {
+        (try? String(contentsOfFile: root.appendingPathComponent("mount.log").path, encoding: .utf8)) ?? ""
     }
 
     var isMounted: Bool {
@@ -106,24 +109,10 @@ final class MountedMailfs {
 }
 
 enum Shell {
-    struct Result {
-        var status: Int32
-        var output: String
-        var lines: [String] { output.split(separator: "\n").map(String.init) }
-    }
+    typealias Result = ChildProcess.Result
 
     static func run(_ executable: String, _ arguments: [String],
                     environment: [String: String]? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        try ChildProcess.run(executable, arguments, environment: environment)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A mount of a real IMAP account (the Dovecot ./test starts): it fills in as the sync
@@ -17,43 +18,45 @@ struct SyncedMountTests {
     }
 
     @Test("an IMAP account syncs into the mount, .status follows, and new mail appears on echo sync")
-    func liveSync() throws {
-        let mount = try MountedMailfs()
-        let configDir = mount.root.appendingPathComponent("config/mailfs")
-        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-        let folder = "Live-\(UUID().uuidString.prefix(8))"
-        #expect(try Self.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
-        try """
-            [accounts.bob]
-            address = "\(try Self.env("BOB_EMAIL"))"
-            username = "bob"
-            password_command = "printenv MAILFS_TEST_BOB_PASSWORD"
-            ca_file = "\(try Self.env("CA_FILE"))"
+    func liveSync() async throws {
+        try await SharedServers.shared {
+            let mount = try MountedMailfs()
+            let configDir = mount.root.appendingPathComponent("config/mailfs")
+            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+            let folder = "Live-\(UUID().uuidString.prefix(8))"
+            #expect(try Self.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
+            try """
+                [accounts.bob]
+                address = "\(try Self.env("BOB_EMAIL"))"
+                username = "bob"
+                password_command = "printenv MAILFS_TEST_BOB_PASSWORD"
+                ca_file = "\(try Self.env("CA_FILE"))"
 
-            [accounts.bob.imap]
-            host = "127.0.0.1"
-            port = \(try Self.env("IMAPS_PORT"))
-            """.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        try mount.start()
-        #expect(try mount.sh("ls").lines.contains("bob"))
-        #expect(try waitFor(seconds: 30) { try mount.sh("cat bob/.status").output.contains("phase: idle") })
-        let status = try mount.sh("cat bob/.status").output
-        #expect(status.contains("online: yes") && !status.contains("last_sync: never"), "\(status)")
-        #expect(try mount.sh("ls -d bob/\(folder)").status == 0)
+                [accounts.bob.imap]
+                host = "127.0.0.1"
+                port = \(try Self.env("IMAPS_PORT"))
+                """.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            try mount.start()
+            #expect(try mount.sh("ls").lines.contains("bob"))
+            #expect(try waitFor(seconds: 30) { try mount.sh("cat bob/.status").output.contains("phase: idle") })
+            let status = try mount.sh("cat bob/.status").output
+            #expect(status.contains("online: yes") && !status.contains("last_sync: never"), "\(status)")
+            #expect(try mount.sh("ls -d bob/\(folder)").status == 0)
 
-        let message = mount.root.appendingPathComponent("new.eml")
-        try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Fresh arrival\r\nDate: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: <fresh-\(folder)@test>\r\n\r\nhello\r\n"
-            .write(to: message, atomically: true, encoding: .utf8)
-        #expect(try Self.seed(["append", "--user", "bob", "--mailbox", folder, message.path]).status == 0)
-        #expect(try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"])
-        #expect(try mount.sh("echo sync > bob/.control").status == 0)
-        #expect(try waitFor(seconds: 15) {
-            try mount.sh("ls bob/\(folder)").lines == ["2026-11-21 1200 Ann - Fresh arrival.eml"]
-        })
-        #expect(try mount.sh("cat 'bob/\(folder)/2026-11-21 1200 Ann - Fresh arrival.eml'").output.hasSuffix("hello\r\n"))
-        #expect(try mount.sh("cat bob/.log").output.contains("sync finished"))
-        let password = try Self.env("BOB_PASSWORD")
-        #expect(try mount.sh("grep -r -l -- '\(password)' .status bob/.status bob/.log || true").output.isEmpty)
+            let message = mount.root.appendingPathComponent("new.eml")
+            try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Fresh arrival\r\nDate: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: <fresh-\(folder)@test>\r\n\r\nhello\r\n"
+                .write(to: message, atomically: true, encoding: .utf8)
+            #expect(try Self.seed(["append", "--user", "bob", "--mailbox", folder, message.path]).status == 0)
+            #expect(try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"])
+            #expect(try mount.sh("echo sync > bob/.control").status == 0)
+            #expect(try waitFor(seconds: 15) {
+                try mount.sh("ls bob/\(folder)").lines == ["2026-11-21 1200 Ann - Fresh arrival.eml"]
+            })
+            #expect(try mount.sh("cat 'bob/\(folder)/2026-11-21 1200 Ann - Fresh arrival.eml'").output.hasSuffix("hello\r\n"))
+            #expect(try mount.sh("cat bob/.log").output.contains("sync finished"))
+            let password = try Self.env("BOB_PASSWORD")
+            #expect(try mount.sh("grep -r -l -- '\(password)' .status bob/.status bob/.log || true").output.isEmpty)
+        }
     }
 
     func waitFor(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {

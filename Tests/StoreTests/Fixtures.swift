@@ -37,7 +37,9 @@ enum Fixture {
         var out: [UInt8] = []
         for raw in messages {
             out += Array("From sender@example.org Fri Nov 20 14:32:00 2026\n".utf8)
+            // mboxrd: body lines starting with "From " are written as ">From ".
             let text = String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                .replacingOccurrences(of: "\nFrom ", with: "\n>From ")
             out += Array(text.utf8)
             if out.last != 10 { out.append(10) }
             out.append(10)

@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Sync
+import TestSupport
 import Testing
 
 /// Sync against the real Dovecot that ./test starts: full and incremental sync, changes
@@ -32,91 +33,101 @@ struct DovecotSyncTests {
 
     @Test("a full sync stores every message of the window, small ones whole and large ones in part")
     func fullSync() async throws {
-        let (folder, ids) = try seededFolder("Full", count: 30, big: 2)
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
-        await harness.sync("work")
-        #expect(harness.state("work").phase == .idle, "\(harness.state("work")) \(harness.log("work"))")
-        #expect(harness.state("work").lastError == nil)
-        let messages = try harness.messages("work", folder)
-        #expect(messages.count == ids.count)
-        #expect(Set(messages.map(\.fileName)).count == ids.count)
-        let stored = try messages.filter { try harness.store.rawMessage(emailId: $0.id) != nil }
-        #expect(stored.count == ids.count - 2, "messages over raw_store_max_kb are not stored whole")
-        let big = try #require(messages.first { $0.sizeBytes > 256 * 1024 })
-        #expect(try harness.store.rawMessage(emailId: big.id) == nil)
-        #expect(try harness.store.search("large", accountId: harness.accountId("work")).contains(big.id))
-        #expect(try harness.folder("work", "inbox").type == .inbox)
-        #expect(try harness.store.account(named: "work")?.lastSyncDate != nil)
+        try await SharedServers.shared {
+            let (folder, ids) = try seededFolder("Full", count: 30, big: 2)
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            #expect(harness.state("work").phase == .idle, "\(harness.state("work")) \(harness.log("work"))")
+            #expect(harness.state("work").lastError == nil)
+            let messages = try harness.messages("work", folder)
+            #expect(messages.count == ids.count)
+            #expect(Set(messages.map(\.fileName)).count == ids.count)
+            let stored = try messages.filter { try harness.store.rawMessage(emailId: $0.id) != nil }
+            #expect(stored.count == ids.count - 2, "messages over raw_store_max_kb are not stored whole")
+            let big = try #require(messages.first { $0.sizeBytes > 256 * 1024 })
+            #expect(try harness.store.rawMessage(emailId: big.id) == nil)
+            #expect(try harness.store.search("large", accountId: harness.accountId("work")).contains(big.id))
+            #expect(try harness.folder("work", "inbox").type == .inbox)
+            #expect(try harness.store.account(named: "work")?.lastSyncDate != nil)
+        }
     }
 
     @Test("an incremental sync sees APPEND, flag changes, EXPUNGE and MOVE by another client")
     func incremental() async throws {
-        let (folder, ids) = try seededFolder("Incr", count: 5)
-        let (target, _) = try seededFolder("IncrTarget", count: 0)
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
-        await harness.sync("work")
-        #expect(try harness.messages("work", folder).count == 5)
+        try await SharedServers.shared {
+            let (folder, ids) = try seededFolder("Incr", count: 5)
+            let (target, _) = try seededFolder("IncrTarget", count: 0)
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            #expect(try harness.messages("work", folder).count == 5)
 
-        let extra = try TestServers.messageFile(id: "\(folder)-new@test", subject: "Incr new", in: work)
-        try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, extra.path])
-        try TestServers.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>", "--add", "\\Flagged \\Seen"])
-        try TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[1])>"])
-        try TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[2])>", "--to", target])
-        let movedBefore = try harness.store.messages(inFolder: harness.folder("work", folder).id ?? -1)
-            .first { $0.fileName.contains("Incr 2") }?.id
+            let extra = try TestServers.messageFile(id: "\(folder)-new@test", subject: "Incr new", in: work)
+            try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, extra.path])
+            try TestServers.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>", "--add", "\\Flagged \\Seen"])
+            try TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[1])>"])
+            try TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[2])>", "--to", target])
+            let movedBefore = try harness.store.messages(inFolder: harness.folder("work", folder).id ?? -1)
+                .first { $0.fileName.contains("Incr 2") }?.id
 
-        await harness.sync("work")
-        #expect(harness.state("work").lastError == nil, "\(harness.log("work"))")
-        let now = try harness.messages("work", folder)
-        #expect(now.count == 4)
-        #expect(now.contains { $0.fileName.contains("Incr new") })
-        #expect(!now.contains { $0.fileName.contains("Incr 1") })
-        let flagged = try #require(now.first { $0.fileName.contains("Incr 0") })
-        #expect(flagged.isStarred && flagged.isRead)
-        let moved = try harness.messages("work", target)
-        #expect(moved.count == 1)
-        #expect(moved.first?.id == movedBefore, "a moved message keeps its identity: no second download")
-        #expect(try harness.store.search("Incr 1", accountId: harness.accountId("work")).isEmpty,
-                "an expunged message is gone from the store")
+            await harness.sync("work")
+            #expect(harness.state("work").lastError == nil, "\(harness.log("work"))")
+            let now = try harness.messages("work", folder)
+            #expect(now.count == 4)
+            #expect(now.contains { $0.fileName.contains("Incr new") })
+            #expect(!now.contains { $0.fileName.contains("Incr 1") })
+            let flagged = try #require(now.first { $0.fileName.contains("Incr 0") })
+            #expect(flagged.isStarred && flagged.isRead)
+            let moved = try harness.messages("work", target)
+            #expect(moved.count == 1)
+            #expect(moved.first?.id == movedBefore, "a moved message keeps its identity: no second download")
+            #expect(try harness.store.search("Incr 1", accountId: harness.accountId("work")).isEmpty,
+                    "an expunged message is gone from the store")
+        }
     }
 
     @Test("a UIDVALIDITY change re-associates known messages by Message-ID instead of downloading them")
     func uidValidityChange() async throws {
-        let (folder, ids) = try seededFolder("Reset", count: 6)
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
-        await harness.sync("work")
-        let before = try harness.messages("work", folder)
-        let validity = try harness.folder("work", folder).uidValidity
-        try TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
-        await harness.sync("work")
-        let after = try harness.messages("work", folder)
-        #expect(try harness.folder("work", folder).uidValidity != validity)
-        #expect(after.count == ids.count)
-        #expect(Set(after.map(\.id)) == Set(before.map(\.id)), "same messages, same store ids")
-        #expect(harness.log("work").contains("UIDVALIDITY changed"))
-        #expect(harness.log("work").contains("\(ids.count) linked"))
+        try await SharedServers.shared {
+            let (folder, ids) = try seededFolder("Reset", count: 6)
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            let before = try harness.messages("work", folder)
+            let validity = try harness.folder("work", folder).uidValidity
+            try TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
+            await harness.sync("work")
+            let after = try harness.messages("work", folder)
+            #expect(try harness.folder("work", folder).uidValidity != validity)
+            #expect(after.count == ids.count)
+            #expect(Set(after.map(\.id)) == Set(before.map(\.id)), "same messages, same store ids")
+            #expect(harness.log("work").contains("UIDVALIDITY changed"))
+            #expect(harness.log("work").contains("\(ids.count) linked"))
+        }
     }
 
     @Test("a Gmail-like layout maps special-use folders and skips All Mail and Important")
     func gmailLayout() async throws {
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "gmail", user: "gmail"))
-        await harness.sync("gmail")
-        #expect(harness.state("gmail").lastError == nil, "\(harness.log("gmail"))")
-        let folders = try harness.store.folders(accountId: harness.accountId("gmail"))
-        let paths = Set(folders.filter(\.isSelectable).map(\.path))
-        #expect(paths.isSuperset(of: ["inbox", "sent", "drafts", "trash", "spam", "starred"]), "\(paths)")
-        #expect(!folders.contains { $0.imapPath.contains("All Mail") || $0.imapPath.contains("Important") })
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "gmail", user: "gmail"))
+            await harness.sync("gmail")
+            #expect(harness.state("gmail").lastError == nil, "\(harness.log("gmail"))")
+            let folders = try harness.store.folders(accountId: harness.accountId("gmail"))
+            let paths = Set(folders.filter(\.isSelectable).map(\.path))
+            #expect(paths.isSuperset(of: ["inbox", "sent", "drafts", "trash", "spam", "starred"]), "\(paths)")
+            #expect(!folders.contains { $0.imapPath.contains("All Mail") || $0.imapPath.contains("Important") })
+        }
     }
 
     @Test("the password never reaches the store or the log")
     func secrets() async throws {
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
-        await harness.sync("work")
-        let password = try TestServers.password("alice")
-        #expect(!harness.log("work").contains(password))
-        for name in try FileManager.default.contentsOfDirectory(atPath: harness.directory.path) {
-            let data = try Data(contentsOf: harness.directory.appendingPathComponent(name))
-            #expect(data.range(of: Data(password.utf8)) == nil, "\(name) contains the password")
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            let password = try TestServers.password("alice")
+            #expect(!harness.log("work").contains(password))
+            for name in try FileManager.default.contentsOfDirectory(atPath: harness.directory.path) {
+                let data = try Data(contentsOf: harness.directory.appendingPathComponent(name))
+                #expect(data.range(of: Data(password.utf8)) == nil, "\(name) contains the password")
+            }
         }
     }
 }

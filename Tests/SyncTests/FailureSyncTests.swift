@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Sync
+import TestSupport
 import Testing
 
 /// How sync fails: bad certificates, missing STARTTLS, wrong passwords, dying servers.
@@ -8,70 +9,80 @@ import Testing
 struct FailureSyncTests {
     @Test("a self-signed server certificate is refused")
     func selfSigned() async throws {
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "bad", user: "alice", port: "IMAPS_SELFSIGNED_PORT"))
-        await harness.sync("bad")
-        let state = harness.state("bad")
-        #expect(state.phase == .error)
-        #expect(state.lastError?.lowercased().contains("certificate") == true, "\(state.lastError ?? "")")
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "bad", user: "alice", port: "IMAPS_SELFSIGNED_PORT"))
+            await harness.sync("bad")
+            let state = harness.state("bad")
+            #expect(state.phase == .error)
+            #expect(state.lastError?.lowercased().contains("certificate") == true, "\(state.lastError ?? "")")
+        }
     }
 
     @Test("STARTTLS configured but not offered is refused before any login")
     func startTLSNotOffered() async throws {
-        let harness = try SyncHarness(try TestServers.accountTOML(
-            name: "plain", user: "alice", port: "IMAP_PLAIN_PORT", security: "starttls"))
-        await harness.sync("plain")
-        #expect(harness.state("plain").phase == .error)
-        #expect(harness.state("plain").lastError?.contains("STARTTLS") == true)
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try TestServers.accountTOML(
+                name: "plain", user: "alice", port: "IMAP_PLAIN_PORT", security: "starttls"))
+            await harness.sync("plain")
+            #expect(harness.state("plain").phase == .error)
+            #expect(harness.state("plain").lastError?.contains("STARTTLS") == true)
+        }
     }
 
     @Test("a wrong password is a clear error and the other account still syncs")
     func wrongPassword() async throws {
-        setenv("MAILFS_TEST_WRONG_PASSWORD", "not-the-password", 1)
-        let toml = try TestServers.accountTOML(name: "wrong", user: "alice", passwordVariable: "MAILFS_TEST_WRONG_PASSWORD")
-            + TestServers.accountTOML(name: "right", user: "bob")
-        let harness = try SyncHarness(toml)
-        harness.coordinator.start()
-        defer { harness.coordinator.stop() }
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline && (harness.state("right").phase != .idle || harness.state("wrong").phase != .error) {
-            try await Task.sleep(for: .milliseconds(100))
+        try await SharedServers.shared {
+            setenv("MAILFS_TEST_WRONG_PASSWORD", "not-the-password", 1)
+            let toml = try TestServers.accountTOML(name: "wrong", user: "alice", passwordVariable: "MAILFS_TEST_WRONG_PASSWORD")
+                + TestServers.accountTOML(name: "right", user: "bob")
+            let harness = try SyncHarness(toml)
+            harness.coordinator.start()
+            defer { harness.coordinator.stop() }
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && (harness.state("right").phase != .idle || harness.state("wrong").phase != .error) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(harness.state("wrong").phase == .error)
+            #expect(harness.state("wrong").lastError?.contains("authentication failed") == true, "\(harness.state("wrong"))")
+            #expect(harness.state("right").phase == .idle && harness.state("right").lastError == nil)
+            #expect(try harness.store.account(named: "right")?.lastSyncDate != nil)
         }
-        #expect(harness.state("wrong").phase == .error)
-        #expect(harness.state("wrong").lastError?.contains("authentication failed") == true, "\(harness.state("wrong"))")
-        #expect(harness.state("right").phase == .idle && harness.state("right").lastError == nil)
-        #expect(try harness.store.account(named: "right")?.lastSyncDate != nil)
     }
 
     @Test("a server killed mid-sync resumes from the checkpoint with no duplicate and no loss")
     func killedMidSync() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let folder = "Kill-\(UUID().uuidString.prefix(8))"
-        try TestServers.seed(["create-mailbox", "--user", "carol", folder])
-        for n in 0..<600 {
-            _ = try TestServers.messageFile(id: "\(folder)-\(n)@test", subject: "Kill \(n)",
-                                            body: String(repeating: "payload \(n) ", count: 400), in: work)
+        try await SharedServers.exclusive {
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-kill-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: work) }
+            let folder = "Kill-\(UUID().uuidString.prefix(8))"
+            try TestServers.seed(["create-mailbox", "--user", "carol", folder])
+            for n in 0..<600 {
+                _ = try TestServers.messageFile(id: "\(folder)-\(n)@test", subject: "Kill \(n)",
+                                                body: String(repeating: "payload \(n) ", count: 10_000), in: work)
+            }
+            try TestServers.seed(["append", "--user", "carol", "--mailbox", folder, work.path])
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "carol", user: "carol"))
+            let sync = Task { await harness.sync("carol") }
+            // Wait for the first checkpoint, then take the server away.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                if let id = try harness.store.account(named: "carol")?.id,
+                   let record = try harness.store.folders(accountId: id).first(where: { $0.path == folder }),
+                   record.lastSyncedUID > 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try TestServers.control("kill", "dovecot")
+            await sync.value
+            #expect(harness.state("carol").phase == .error)
+            let partial = try harness.messages("carol", folder).count
+            #expect(partial < 600)
+            try TestServers.control("start", "dovecot")
+            await harness.sync("carol")
+            #expect(harness.state("carol").lastError == nil, "\(harness.log("carol"))")
+            let messages = try harness.messages("carol", folder)
+            #expect(messages.count == 600)
+            #expect(Set(messages.map(\.fileName)).count == 600)
         }
-        try TestServers.seed(["append", "--user", "carol", "--mailbox", folder, work.path])
-        let harness = try SyncHarness(try TestServers.accountTOML(name: "carol", user: "carol"))
-        let sync = Task { await harness.sync("carol") }
-        // Wait for the first checkpoint, then take the server away.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if let folderRecord = try? harness.folder("carol", folder), folderRecord.lastSyncedUID > 0 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try TestServers.control("stop", "dovecot")
-        await sync.value
-        #expect(harness.state("carol").phase == .error)
-        let partial = try harness.messages("carol", folder).count
-        #expect(partial < 600)
-        try TestServers.control("start", "dovecot")
-        await harness.sync("carol")
-        #expect(harness.state("carol").lastError == nil, "\(harness.log("carol"))")
-        let messages = try harness.messages("carol", folder)
-        #expect(messages.count == 600)
-        #expect(Set(messages.map(\.fileName)).count == 600)
     }
 }

@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Store
 import Sync
+import TestSupport
 import Testing
 
 /// The real Dovecot (and Postfix) that `./test` starts (.ci/servers/start.sh) and
@@ -27,18 +28,9 @@ enum TestServers {
     /// Runs `.ci/servers/seed.py` (a second IMAP client) and returns its output.
     @discardableResult
     static func seed(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [try env("SEED")] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw SeedFailed(output: output, arguments: arguments) }
-        return output
+        let result = try ChildProcess.run("/usr/bin/python3", [try env("SEED")] + arguments)
+        guard result.status == 0 else { throw SeedFailed(output: result.output, arguments: arguments) }
+        return result.output
     }
 
     struct SeedFailed: Error, CustomStringConvertible {
@@ -49,13 +41,11 @@ enum TestServers {
 
     /// `ctl.sh STATE stop|start dovecot`: stop or restart a server mid-test.
     static func control(_ action: String, _ server: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         let script = URL(fileURLWithPath: try env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
-        process.arguments = [script, try env("STATE_DIR"), action, server]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ctl.sh \(action) \(server) failed")
+        // Not captured: a daemon started by ctl.sh would hold the pipe open forever.
+        let status = try ChildProcess("/bin/bash", [script, try env("STATE_DIR"), action, server],
+                                      captureOutput: false).wait()
+        #expect(status == 0, "ctl.sh \(action) \(server) failed")
     }
 
     /// A config for `user` on the test Dovecot; the password comes from the environment

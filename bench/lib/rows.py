@@ -24,6 +24,8 @@ def show(value: float | None, unit: str) -> str:
     if value is None:
         return "n/a"
     if unit == "s":
+        if value < 0.001:
+            return f"{value * 1e6:.0f} µs"
         return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
     return f"{value:.1f} {unit}"
 

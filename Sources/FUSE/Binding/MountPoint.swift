@@ -35,7 +35,13 @@ public enum MountPoint {
         guard own.st_mode & S_IFMT == S_IFDIR else { throw .notDirectory(path: path) }
         let parent = try status(of: path + "/..")
         let isRoot = own.st_dev == parent.st_dev && own.st_ino == parent.st_ino
-        guard own.st_dev == parent.st_dev, !isRoot else { throw .alreadyMounted(path: path) }
+        guard own.st_dev == parent.st_dev, !isRoot else {
+            // stat() of a dead FUSE mount can still be answered from the kernel's attribute
+            // cache; statvfs() always asks the daemon, so it tells stale from live.
+            var info = statvfs()
+            if statvfs(path, &info) != 0, errno == ENOTCONN || errno == ECONNABORTED { throw .stale(path: path) }
+            throw .alreadyMounted(path: path)
+        }
         if !allowNonEmpty, try hasEntries(path) { throw .notEmpty(path: path) }
     }
 

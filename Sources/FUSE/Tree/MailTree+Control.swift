@@ -10,20 +10,34 @@ extension MailTree {
         guard case .control? = files.file(handle) else { throw FSError(EBADF) }
         // A command is a word; anything this large is not one.
         guard data.count <= 4096 else { throw FSError(EFBIG) }
+        var complete: [UInt8] = []
+        var accountId: Int64 = 0
         files.update(handle) { file in
-            if case .control(let accountId, var written) = file {
+            if case .control(let id, var written) = file {
                 written.append(contentsOf: data)
-                file = .control(accountId: accountId, written: written)
+                // Whole lines run now, so `echo bogus > .control` fails at write(2): shells
+                // do not report errors of close(2).
+                if let lastNewline = written.lastIndex(of: 10) {
+                    complete = Array(written[...lastNewline])
+                    written.removeSubrange(...lastNewline)
+                }
+                accountId = id
+                file = .control(accountId: id, written: written)
             }
         }
+        if !complete.isEmpty { try run(commands: complete, accountId: accountId) }
         return data.count
     }
 
-    /// close(2) of `.control` runs the commands; an unknown command fails the close with
-    /// EINVAL and is reported in `.log`.
+    /// close(2) of `.control` runs a last command written without a newline; an unknown
+    /// command fails with EINVAL and is reported in `.log`.
     public func flush(_ inode: Inode, handle: UInt64) throws(FSError) {
         guard case .control(let accountId, let written)? = files.file(handle), !written.isEmpty else { return }
         files.update(handle) { $0 = .control(accountId: accountId, written: []) }
+        try run(commands: written, accountId: accountId)
+    }
+
+    private func run(commands written: [UInt8], accountId: Int64) throws(FSError) {
         guard let account = try storeCall({ try accounts.record(id: accountId) }) else { throw FSError(ENOENT) }
         let activity = accounts.activity(for: account)
         let commands = String(decoding: written, as: UTF8.self)

@@ -59,7 +59,7 @@ struct ParameterReader {
                 if bytes[index] == ASCII.backslash { index += 1 }
                 else if bytes[index] == ASCII.openParen { depth += 1 }
                 else if bytes[index] == ASCII.closeParen { depth -= 1 }
-                index += 1
+                index = min(index + 1, bytes.count)
             } while !atEnd && depth > 0
             skipBlanks()
         }
@@ -110,7 +110,7 @@ struct ParameterReader {
             content.append(bytes[index])
             index += 1
         }
-        index += 1
+        index = min(index + 1, bytes.count)
         return HeaderText.string(content[...])
     }
 

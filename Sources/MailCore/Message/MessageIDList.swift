@@ -11,11 +11,11 @@ public enum MessageIDList {
         let bracketed = bracketedIDs(bytes)
         if !bracketed.isEmpty { return bracketed }
         let words = bytes.split { ASCII.isWhitespace($0) || $0 == ASCII.comma }
-            .map { String(decoding: $0, as: UTF8.self) }
-            .filter { $0 != "<>" && $0 != "<" && $0 != ">" }
+            .map { unbracketed(HeaderText.string($0)) }
+            .filter { !$0.isEmpty }
         let withAt = words.filter { $0.utf8.contains(ASCII.at) }
-        if !withAt.isEmpty { return withAt.map(unbracketed) }
-        return words.count == 1 ? words.map(unbracketed) : []
+        if !withAt.isEmpty { return withAt }
+        return words.count == 1 ? words : []
     }
 
     /// The first id of the value, for Message-ID.
@@ -26,8 +26,10 @@ public enum MessageIDList {
     private static func bracketedIDs(_ bytes: [UInt8]) -> [String] {
         var ids: [String] = []
         var index = 0
-        while let open = bytes[index...].firstIndex(of: ASCII.lessThan) {
+        while var open = bytes[index...].firstIndex(of: ASCII.lessThan) {
             guard let close = bytes[(open + 1)...].firstIndex(of: ASCII.greaterThan) else { break }
+            // `<<id>>`: the id lies inside the innermost brackets.
+            open = bytes[open..<close].lastIndex(of: ASCII.lessThan) ?? open
             let inner = ByteSearch.trimmed(bytes[...], (open + 1)..<close)
             if !inner.isEmpty {
                 ids.append(HeaderText.string(bytes[inner]))
@@ -38,10 +40,8 @@ public enum MessageIDList {
     }
 
     private static func unbracketed(_ word: String) -> String {
-        var text = Substring(word)
-        if text.hasPrefix("<") { text = text.dropFirst() }
-        if text.hasSuffix(">") { text = text.dropLast() }
-        return String(text)
+        let isBracket: (Character) -> Bool = { $0 == "<" || $0 == ">" }
+        return String(word.drop(while: isBracket).reversed().drop(while: isBracket).reversed())
     }
 }
 

@@ -23,11 +23,15 @@ public enum MessageParser {
         HeaderBlock.parse(raw[...], isMessage: true).bodyStart
     }
 
+    /// The MIME structure of a message, parts numbered as IMAP numbers them.
+    public static func structure(_ raw: [UInt8]) -> MIMEPart {
+        MIMETree.parse(raw, header: HeaderBlock.parse(raw[...], isMessage: true))
+    }
+
     /// The transfer-decoded bytes of one part, by IMAP section number ("1",
     /// "2.1"), as served for an attachment file; nil when there is no such part.
     public static func decodedContent(ofPart partID: String, in raw: [UInt8]) -> [UInt8]? {
-        let root = MIMETree.parse(raw, header: HeaderBlock.parse(raw[...], isMessage: true))
-        guard let part = root.find(partID: partID) else { return nil }
+        guard let part = structure(raw).find(partID: partID) else { return nil }
         return TransferEncoding.decode(raw[part.bodyRange], encoding: part.transferEncoding)
     }
 

@@ -20,18 +20,20 @@ public enum SecretCommand {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        // Set before run(): a command that ends at once must still be seen ending.
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
         do {
             try process.run()
         } catch {
             throw Failure(reason: "could not run the credential command")
         }
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        // A secret fits the pipe's buffer, so waiting before reading cannot deadlock.
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             throw Failure(reason: "the credential command did not finish within \(Int(timeout)) s")
         }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
         guard process.terminationStatus == 0 else {
             throw Failure(reason: "the credential command failed with exit status \(process.terminationStatus)")
         }

@@ -90,14 +90,15 @@ private final class ScriptHandler: ChannelInboundHandler {
     }
 }
 
-/// A self-signed certificate for `imap.test` and 127.0.0.1 made with the openssl tool,
-/// usable as its own CA (the test CA of `TLSOptions.extraCAFile`).
+/// A self-signed certificate made with the openssl tool, usable as its own CA (the test
+/// CA of `TLSOptions.extraCAFile`). NIOSSL accepts an IP SAN that matches the peer's
+/// address even when a host name was given, so a host name test needs `ipSAN: false`.
 struct TestCertificate {
     let directory: URL
     var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
     var keyPath: String { directory.appendingPathComponent("key.pem").path }
 
-    static func make() throws -> TestCertificate {
+    static func make(ipSAN: Bool = true) throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("imapclient-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -107,7 +108,7 @@ struct TestCertificate {
         openssl.arguments = [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-keyout", certificate.keyPath, "-out", certificate.certificatePath, "-days", "2",
-            "-subj", "/CN=imap.test", "-addext", "subjectAltName=DNS:imap.test,IP:127.0.0.1",
+            "-subj", "/CN=imap.test", "-addext", "subjectAltName=DNS:imap.test" + (ipSAN ? ",IP:127.0.0.1" : ""),
         ]
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()

@@ -34,6 +34,8 @@ struct ContentTypeTests {
         ("text/plain;;;", "text/plain", [:]),
         ("text/plain; filename*1=b; filename*0=a", "text/plain", ["filename": "ab"]),
         ("text/plain; x*99999999999999999999=a", "text/plain", [:]),
+        ("text/plain; a=\"b\\", "text/plain", ["a": "b\\"]),
+        ("text/plain (c \\", "text/plain", [:]),
     ])
     func brokenForms(raw: String, mimeType: String, parameters: [String: String]) {
         let type = ContentType.parse(raw)
@@ -41,7 +43,7 @@ struct ContentTypeTests {
         #expect(type?.parameters == parameters)
     }
 
-    @Test("a value without a type is nil", arguments: ["", " ", "/plain", ";charset=x", "(comment)"])
+    @Test("a value without a type is nil", arguments: ["", " ", "/plain", ";charset=x", "(comment)", "(ends in \\"])
     func noType(raw: String) {
         #expect(ContentType.parse(raw) == nil)
     }

@@ -40,7 +40,7 @@ struct ImaptestEnvelopeTests {
     func foldedBoundary() throws {
         let raw = try #require(CorpusFiles.url("imaptest/tests/fetch-bodystructure.mbox")).path
         let message = try #require(MboxSplitter.split(CorpusFiles.bytes(URL(fileURLWithPath: raw))).first)
-        let root = MIMETree.parse(message, header: HeaderBlock.parse(message[...], isMessage: true))
+        let root = MessageParser.structure(message)
         #expect(root.contentType.boundary == "foo bar")
         #expect(root.children.map { "\($0.partID) \($0.contentType.mimeType) \($0.contentType.charset ?? "-")" }
             == ["1 text/x-myown us-ascii"])

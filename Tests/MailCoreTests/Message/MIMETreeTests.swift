@@ -5,7 +5,7 @@ import Testing
 @Suite("MIME tree and IMAP section numbers")
 struct MIMETreeTests {
     private static func tree(_ raw: [UInt8]) -> MIMEPart {
-        MIMETree.parse(raw, header: HeaderBlock.parse(raw[...], isMessage: true))
+        MessageParser.structure(raw)
     }
 
     /// Every part as "number type", depth first.

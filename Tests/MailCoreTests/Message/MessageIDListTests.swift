@@ -15,7 +15,8 @@ struct MessageIDListTests {
         ("<>", []),
         ("<a@x", ["a@x"]),
         ("", []),
-        ("<<a@x>>", ["<a@x"]),
+        ("<<a@x>>", ["a@x"]),
+        ("<<a@x", ["a@x"]),
     ])
     func readsLists(raw: String, expected: [String]) {
         #expect(MessageIDList.parse(raw) == expected)

@@ -49,7 +49,7 @@ struct Mime4jDecodedPartTests {
         let raw = CorpusFiles.bytes(url)
         let stem = url.deletingPathExtension().lastPathComponent
         let expectedFiles = Self.decodedFiles(of: url)
-        let root = MIMETree.parse(raw, header: HeaderBlock.parse(raw[...], isMessage: true))
+        let root = MessageParser.structure(raw)
         var leaves: [String: String] = [:]
         Self.collectLeaves(root, path: "1", into: &leaves)
         for file in expectedFiles {
