@@ -5,7 +5,11 @@ import Store
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Print the state of every account (or one), as the mount's .status files show it.")
+        abstract: "Print the state of every account (or one), as the mount's .status files show it.",
+        discussion: """
+            With a mount running, this is its live .status (phase, progress, errors). Without \
+            one, it is what the store knows: last sync and the folder table.
+            """)
 
     @Argument(help: "Only this account.")
     var account: String?
@@ -13,6 +17,10 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var location: LocationOptions
 
     func run() throws {
+        if location.dataDir == nil, let live = LiveMount.status(account: account) {
+            print(live, terminator: "")
+            return
+        }
         let config = try location.loadConfig()
         let store = try location.openStore()
         let profiles = AccountProfiles.make(config: config)

@@ -37,6 +37,10 @@ struct DemoMountTests {
         #expect(rootStatus.lines.first?.hasPrefix("demo: idle, last sync never, 0 errors") == true)
         #expect(rootStatus.lines.last == "all accounts synced")
 
+        let cli = try mount.mailfs(["status", "--data-dir", mount.dataDir.path])
+        #expect(cli.lines.first?.hasPrefix("demo: idle, last sync never") == true, "\(cli.output)")
+        let cliAccount = try mount.mailfs(["status", "demo", "--data-dir", mount.dataDir.path])
+        #expect(cliAccount.output.contains("account: demo") && cliAccount.output.contains("inbox "))
         let grep = try mount.sh("grep -ril budget demo/threads/")
         #expect(grep.status == 0 && grep.lines.count >= 3)
         let unified = try mount.sh("ls inbox")

@@ -63,10 +63,10 @@ def measure(setup: Setup, messages: int) -> list:
     startup, mount = step_mount.measure_startup(setup, messages)
     with mount:
         results += startup + step_mount.memory_rows(mount, "after start-up")
-        say("ls, find, grep")
-        results += step_tree.measure_listings(setup)
-        say("cat")
-        results += step_tree.measure_cat(setup)
+        for name, step in (("ls, find, grep", step_tree.measure_listings), ("cat", step_tree.measure_cat)):
+            say(name)
+            results += step(setup)
+            step_mount.note_memory(setup, mount, name)
         results += step_mount.memory_rows(mount, "after the runs")
     return results
 

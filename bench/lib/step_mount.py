@@ -40,3 +40,10 @@ def memory_rows(mount: Mount, when: str) -> list:
     memory = mount.memory_kib()
     return [Row(f"rss/{when}", f"mount VmRSS {when}", "-", memory.get("VmRSS", 0) / 1024, None, "MiB"),
             Row(f"hwm/{when}", f"mount VmHWM (peak) {when}", "-", memory.get("VmHWM", 0) / 1024, None, "MiB")]
+
+
+def note_memory(setup: Setup, mount: Mount, after: str):
+    """Writes down VmRSS/VmHWM after one step, to show which step grows the process."""
+    memory = mount.memory_kib()
+    setup.notes.append(f"mount memory after {after}: VmRSS {memory.get('VmRSS', 0) / 1024:.1f} MiB, "
+                       f"VmHWM {memory.get('VmHWM', 0) / 1024:.1f} MiB.")

@@ -29,10 +29,16 @@ def measure_listings(setup: Setup) -> list:
 
 
 def note_lines(setup: Setup, what: str, outcome, why: str = ""):
-    """Records how many lines each side printed, a check that both did the same work."""
+    """Records how many lines each side printed, a check that both did the same work; when the
+    counts differ, also the warm time per line, which compares the work done per entry."""
     suffix = f" ({why})" if why else ""
+    per_line = ""
+    if outcome.mailfs_lines != outcome.maildir_lines and outcome.mailfs_lines and outcome.maildir_lines:
+        warm = outcome.rows[-1]
+        per_line = (f"; warm per line: {warm.mailfs / outcome.mailfs_lines * 1e6:.1f} µs on mailfs, "
+                    f"{warm.maildir / outcome.maildir_lines * 1e6:.1f} µs on the Maildir")
     setup.notes.append(f"{what} printed {outcome.mailfs_lines:,} lines on mailfs and "
-                       f"{outcome.maildir_lines:,} on the Maildir{suffix}.")
+                       f"{outcome.maildir_lines:,} on the Maildir{suffix}{per_line}.")
 
 
 def measure_cat(setup: Setup) -> list:

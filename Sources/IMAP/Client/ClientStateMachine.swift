@@ -23,6 +23,8 @@ struct ClientStateMachine {
         case close
         /// A command went out: its tag and redacted spelling, for the debug log.
         case sent(tag: String, logLine: String)
+        /// The IDLE tagged `tag` is running: call `idleTimeElapsed(tag:)` after `after`.
+        case startIdleTimer(tag: String, after: Duration)
         /// Something odd but survivable, for the log.
         case warn(String)
     }
@@ -63,6 +65,10 @@ struct ClientStateMachine {
     /// when its silence counts towards a timeout.
     var isAwaitingServer: Bool { isAwaitingGreeting || current != nil }
 
+    /// A longer silence than the response timeout that the server is allowed now: while
+    /// an IDLE runs, news may take as long as the IDLE lasts.
+    var allowedSilence: Duration? { current?.command.idle?.allowedSilence }
+
     /// The tag of the command on the wire, if any.
     var currentTag: String? { current?.tag }
 
@@ -74,9 +80,24 @@ struct ClientStateMachine {
             queue.append(command)
             return []
         case .ready:
+            let busy = current != nil
             queue.append(command)
-            return startNextCommand()
+            // A running IDLE would hold the new command back until it ends by itself.
+            return busy ? endIdle(.stopped) : startNextCommand()
         }
+    }
+
+    /// Ends the running IDLE with DONE, at once or as soon as the server's `+` arrives.
+    /// Nothing happens when the current command is not an IDLE.
+    mutating func endIdle(_ reason: IdleOutcome) -> [Action] {
+        guard current?.command.idle?.end(reason) == true else { return [] }
+        return [.send(Self.done)]
+    }
+
+    /// The IDLE timer of the command tagged `tag` fired; it may have completed since.
+    mutating func idleTimeElapsed(tag: String) -> [Action] {
+        guard current?.tag == tag else { return [] }
+        return endIdle(.timedOut)
     }
 
     mutating func receive(_ response: Response) -> [Action] {
@@ -150,6 +171,13 @@ struct ClientStateMachine {
         guard let inFlight = current else {
             return [.warn("continuation request with no command outstanding")]
         }
+        if let idle = inFlight.command.idle {
+            guard idle.phase == .waitingForContinuation else {
+                return [.warn("unexpected continuation request during IDLE")]
+            }
+            let endsAtOnce = current?.command.idle?.continuationArrived() == true
+            return endsAtOnce ? [.send(Self.done)] : [.startIdleTimer(tag: inFlight.tag, after: idle.maximum)]
+        }
         let segments = inFlight.command.segments
         if inFlight.nextSegment < segments.count {
             current?.nextSegment += 1
@@ -174,12 +202,16 @@ struct ClientStateMachine {
         }
         let result = CommandResult(
             name: inFlight.command.name, state: tagged.state, untagged: inFlight.untagged,
-            lastChallenge: inFlight.lastChallenge)
+            lastChallenge: inFlight.lastChallenge, idleOutcome: inFlight.command.idle?.outcome)
         actions.append(.succeed(inFlight.command.promise, result))
         return actions + startNextCommand()
     }
 
     private mutating func received(_ untagged: UntaggedResponse) -> [Action] {
+        if current?.command.idle != nil {
+            if IdleState.isKeepalive(untagged) { return [] }
+            if IdleState.isChange(untagged) { return [.emit(.untagged(untagged))] + endIdle(.changed) }
+        }
         if current?.command.claims(untagged) == true {
             // Mutated in place: a copy would make a 10,000-message FETCH quadratic.
             current?.untagged.append(untagged)
@@ -194,6 +226,9 @@ struct ClientStateMachine {
             return [.emit(.untagged(untagged))]
         }
     }
+
+    /// Ends an IDLE (RFC 2177); it has no tag.
+    private static let done = Array("DONE\r\n".utf8)
 
     private mutating func startNextCommand() -> [Action] {
         guard current == nil, case .ready = phase, let next = queue.popFirst() else { return [] }

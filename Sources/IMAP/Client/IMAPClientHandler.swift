@@ -24,6 +24,12 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     private let timeouts: IMAPTimeouts
     private let logger: Logger
     private var timer: Scheduled<Void>?
+    private var idleTimer: Scheduled<Void>?
+
+    /// The outbound user event that ends a running IDLE (`IMAPConnection.stopIdle()`).
+    struct EndIdle: Sendable {
+        var reason: IdleOutcome
+    }
 
     init(
         greeting: EventLoopPromise<Greeting>, events: AsyncStream<IMAPEvent>.Continuation,
@@ -44,7 +50,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         perform(machine.fail(.connectionClosed), context: context)
-        stopTimer()
+        stopTimers()
         events.finish()
     }
 
@@ -55,7 +61,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         perform(machine.fail(.connectionClosed), context: context)
-        stopTimer()
+        stopTimers()
         events.finish()
         context.fireChannelInactive()
     }
@@ -76,6 +82,15 @@ final class IMAPClientHandler: ChannelDuplexHandler {
         promise?.succeed()
         perform(machine.submit(unwrapOutboundIn(data)), context: context)
         restartTimer(context: context)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let end = event as? EndIdle else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        promise?.succeed()
+        perform(machine.endIdle(end.reason), context: context)
     }
 
     /// Parses every complete response buffered. Stops after a STARTTLS upgrade: bytes
@@ -119,6 +134,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
             case .fail(let promise, let error): promise.fail(error)
             case .close: context.close(promise: nil)
             case .sent(let tag, let line): logger.debug("C: \(tag) \(line)")
+            case .startIdleTimer(let tag, let delay): startIdleTimer(tag: tag, after: delay, context: context)
             case .warn(let text): logger.warning("\(text)")
             case .upgradeToTLS(let upgrade):
                 if installTLS(upgrade, context: context) { outcome = .upgradedToTLS }
@@ -157,7 +173,8 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     private func restartTimer(context: ChannelHandlerContext) {
         stopTimer()
         guard machine.isAwaitingServer else { return }
-        let limit = machine.isAwaitingGreeting ? timeouts.connect : timeouts.response
+        let limit = machine.isAwaitingGreeting
+            ? timeouts.connect : max(timeouts.response, machine.allowedSilence ?? .zero)
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: limit.timeAmount) { [self] in
             logger.warning("IMAP server silent for \(limit); closing")
             perform(machine.fail(.timedOut(limit)), context: context)
@@ -167,6 +184,20 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     private func stopTimer() {
         timer?.cancel()
         timer = nil
+    }
+
+    private func stopTimers() {
+        stopTimer()
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    /// One IDLE runs at a time: a new one replaces the timer of the last.
+    private func startIdleTimer(tag: String, after delay: Duration, context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay.timeAmount) { [self] in
+            perform(machine.idleTimeElapsed(tag: tag), context: context)
+        }
     }
 
     static func imapError(for error: Error) -> IMAPError {

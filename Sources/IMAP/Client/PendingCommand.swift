@@ -21,6 +21,8 @@ struct PendingCommand: Sendable {
     var claims: @Sendable (UntaggedResponse) -> Bool = { _ in false }
     /// STARTTLS: install TLS as soon as the tagged OK is read, before any further byte.
     var tlsUpgrade: TLSUpgrade?
+    /// IDLE: its progress, which ends it with DONE rather than a tag.
+    var idle: IdleState?
     var promise: EventLoopPromise<CommandResult>
 }
 
@@ -40,6 +42,8 @@ struct CommandResult: Sendable {
     var untagged: [UntaggedResponse]
     /// The last `+` text the server sent with no segment left to answer it (SASL).
     var lastChallenge: String?
+    /// Why an IDLE command ended; nil for other commands.
+    var idleOutcome: IdleOutcome?
 
     /// The result, or the server's NO/BAD as `IMAPError.commandFailed`.
     func requireOK() throws(IMAPError) -> CommandResult {

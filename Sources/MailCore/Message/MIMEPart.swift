@@ -39,7 +39,7 @@ public struct MIMEPart: Sendable {
     /// application/*, message/rfc822 as one attachment, and text that is
     /// data rather than prose: text/calendar invitations, text/csv, vCards).
     public var isAttachment: Bool {
-        disposition?.isAttachment == true || filename != nil
-            || !(contentType.isMultipart || contentType.isBodyText)
+        MessageParser.isAttachment(contentType: contentType, dispositionKind: disposition?.kind,
+                                   hasFilename: filename != nil)
     }
 }

@@ -22,11 +22,12 @@ extension MessageParser {
         return name?.isEmpty == false ? name : nil
     }
 
-    /// The attachment rule of `MIMEPart.isAttachment`, for a part known by its metadata.
-    public static func isAttachment(type: String, subtype: String, dispositionType: String?,
+    /// The attachment rule of mailfs, for a parsed part (`MIMEPart.isAttachment`) and for
+    /// one known only by its BODYSTRUCTURE: an attachment disposition, a file name, or a
+    /// type that is not a rendering of the message text.
+    public static func isAttachment(contentType: ContentType, dispositionKind: String?,
                                     hasFilename: Bool) -> Bool {
-        let contentType = ContentType(type: type.lowercased(), subtype: subtype.lowercased())
-        return dispositionType?.lowercased() == "attachment" || hasFilename
+        dispositionKind?.lowercased() == "attachment" || hasFilename
             || !(contentType.isMultipart || contentType.isBodyText)
     }
 

@@ -36,8 +36,9 @@ enum PartialMessageBuilder {
 
     /// The same rule as the message parser (`MIMEPart.isAttachment`).
     static func isAttachment(_ part: SinglePart) -> Bool {
-        MessageParser.isAttachment(type: part.type, subtype: part.subtype, dispositionType: part.disposition?.type,
-                                   hasFilename: filename(of: part) != nil)
+        MessageParser.isAttachment(
+            contentType: ContentType(type: part.type.lowercased(), subtype: part.subtype.lowercased()),
+            dispositionKind: part.disposition?.type, hasFilename: filename(of: part) != nil)
     }
 
     static func filename(of part: SinglePart) -> String? {

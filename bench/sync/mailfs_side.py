@@ -1,0 +1,158 @@
+"""mailfs's side: a mount of one IMAP account, timed through its .status, .log and .control.
+
+There is no one-shot sync command, so the initial sync is `mailfs mount` from exec until
+.status says `phase: idle` with a `last_sync` (the engine syncs at once on start), and an
+incremental sync is `echo sync > .control` until the next "sync finished" line of .log.
+"""
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from servers import BenchError
+
+ACCOUNT = "bench"
+POLL_SECONDS = 0.005
+FINISHED = re.compile(r" (?:info|error) sync (?:finished in ([0-9.]+) s|failed: .*)$")
+
+
+def config_text(servers, user):
+    """One generic IMAP account over implicit TLS; every setting at mailfs's default except the
+    poll interval, raised so no periodic sync lands inside a measurement."""
+    return (f'[defaults]\npoll_interval_seconds = 3600\n\n'
+            f'[accounts.{ACCOUNT}]\naddress = "{user}@example.test"\nusername = "{user}"\n'
+            f'password_command = "printenv {servers.password_variable(user)}"\n'
+            f'ca_file = "{servers.ca_file}"\n\n'
+            f'[accounts.{ACCOUNT}.imap]\nhost = "127.0.0.1"\nport = {servers.port}\nsecurity = "tls"\n')
+
+
+class Mount:
+    """`mailfs mount` of USER's account with a fresh store under RUN_DIR."""
+
+    def __init__(self, binary, servers, user, run_dir):
+        self.binary = binary
+        self.servers = servers
+        self.user = user
+        self.run_dir = Path(run_dir)
+        self.mount_point = self.run_dir / "mnt"
+        self.data_dir = self.run_dir / "store"
+        self.config = self.run_dir / "config.toml"
+        self.account_dir = self.mount_point / ACCOUNT
+        self.process = None
+        self.started = 0.0
+
+    def start(self):
+        """Execs the mount; returns at once (the clock starts here)."""
+        subprocess.run(["rm", "-rf", str(self.run_dir)], check=True)
+        self.mount_point.mkdir(parents=True)
+        self.data_dir.mkdir()
+        self.config.write_text(config_text(self.servers, self.user))
+        environment = dict(os.environ)
+        environment[self.servers.password_variable(self.user)] = self.servers.password(self.user)
+        output = open(self.run_dir / "mailfs.log", "wb")
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [self.binary, "mount", str(self.mount_point), "--config", str(self.config), "--data-dir", str(self.data_dir)],
+            stdout=output, stderr=subprocess.STDOUT, env=environment)
+        output.close()
+
+    def wait_ready(self, timeout=60):
+        """Seconds from exec until the account's .status can be read."""
+        self._wait(lambda: self._read(".status") is not None, timeout, "the mount to come up")
+        return time.monotonic() - self.started
+
+    def wait_synced(self, timeout):
+        """Seconds from exec until the first sync has finished (idle, with a last_sync)."""
+        def synced():
+            status = self.status()
+            if status.get("phase") == "error":
+                raise BenchError(f"mailfs sync failed: {status.get('last_error')}")
+            return status.get("phase") == "idle" and status.get("last_sync", "never") != "never"
+        self._wait(synced, timeout, "the initial sync")
+        return time.monotonic() - self.started
+
+    def sync_now(self, timeout=120):
+        """`echo sync > .control` until the next finished sync in .log.
+
+        Returns (wall seconds, the engine's own "sync finished in X s" figure)."""
+        before = self.finished_lines()
+        with open(self.account_dir / ".control", "w") as control:
+            control.write("sync\n")
+        started = time.monotonic()
+        self._wait(lambda: len(self.finished_lines()) > len(before), timeout, "the triggered sync")
+        wall = time.monotonic() - started
+        line = self.finished_lines()[len(before)]
+        match = FINISHED.search(line)
+        if match is None or match.group(1) is None:
+            raise BenchError(f"mailfs sync failed: {line}")
+        return wall, float(match.group(1))
+
+    def finished_lines(self):
+        return [line for line in (self._read(".log") or "").splitlines() if FINISHED.search(line)]
+
+    def syncs_started(self):
+        """How many syncs .log shows started: one more than expected means a sync ran unasked."""
+        return sum(line.endswith(" sync started") for line in (self._read(".log") or "").splitlines())
+
+    def engine_seconds(self):
+        """The "sync finished in X s" figure of the first sync, or None."""
+        lines = self.finished_lines()
+        match = FINISHED.search(lines[0]) if lines else None
+        return float(match.group(1)) if match and match.group(1) else None
+
+    def status(self):
+        """The account's .status keys, plus "messages": the sum of the folder table's column."""
+        text = self._read(".status") or ""
+        head, _, table = text.partition("\n\n")
+        values = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+        rows = [row.split() for row in table.splitlines()[1:]]
+        values["messages"] = sum(int(row[4]) for row in rows if len(row) >= 6 and row[4].isdigit())
+        return values
+
+    def memory_kib(self):
+        """(VmRSS, VmHWM) of the mount process in KiB."""
+        fields = {}
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                name, _, value = line.partition(":")
+                if name in ("VmRSS", "VmHWM"):
+                    fields[name] = int(value.split()[0])
+        return fields["VmRSS"], fields["VmHWM"]
+
+    def stop(self):
+        """Unmounts (fusermount3 -u) and waits for the process; SIGTERM by pid if it lingers."""
+        if self.process is None:
+            return
+        subprocess.run(["fusermount3", "-u", str(self.mount_point)], capture_output=True)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=20)
+        if os.path.ismount(self.mount_point):
+            subprocess.run(["fusermount3", "-uz", str(self.mount_point)], capture_output=True)
+        self.process = None
+
+    def log_tail(self, lines=20):
+        try:
+            return "\n".join((self.run_dir / "mailfs.log").read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def _read(self, name):
+        try:
+            with open(self.account_dir / name) as file:
+                return file.read()
+        except OSError:
+            return None
+
+    def _wait(self, condition, timeout, what):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if self.process.poll() is not None:
+                raise BenchError(f"mailfs exited ({self.process.returncode}) waiting for {what}:\n{self.log_tail()}")
+            if time.monotonic() > deadline:
+                raise BenchError(f"timed out after {timeout} s waiting for {what}")
+            time.sleep(POLL_SECONDS)

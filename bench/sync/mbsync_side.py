@@ -1,0 +1,71 @@
+"""mbsync's side: the same account pulled into a Maildir, every run timed from exec to exit."""
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from servers import BenchError
+
+CHANNEL = "bench"
+
+
+def rc_text(servers, user, maildir):
+    """Pull-only, every folder of the account (like mailfs), mbsync's defaults otherwise
+    (FSync yes). isync 1.4 names TLS `SSLType`, and cannot match a certificate's IP address,
+    so the host is `localhost` (127.0.0.1 in /etc/hosts, a SAN of the test certificate)."""
+    return (f"IMAPAccount {CHANNEL}\nHost localhost\nPort {servers.port}\nUser {user}\n"
+            f'PassCmd "printenv {servers.password_variable(user)}"\n'
+            f"SSLType IMAPS\nCertificateFile {servers.ca_file}\n\n"
+            f"IMAPStore remote\nAccount {CHANNEL}\n\n"
+            f"MaildirStore local\nPath {maildir}/\nInbox {maildir}/INBOX\nSubFolders Verbatim\n\n"
+            f"Channel {CHANNEL}\nFar :remote:\nNear :local:\nPatterns *\nCreate Near\nSync Pull\n"
+            f"SyncState *\n")
+
+
+class Mbsync:
+    """mbsync of USER's account into a fresh Maildir under RUN_DIR."""
+
+    def __init__(self, servers, user, run_dir):
+        self.servers = servers
+        self.user = user
+        self.run_dir = Path(run_dir)
+        self.maildir = self.run_dir / "maildir"
+        self.rc = self.run_dir / "mbsyncrc"
+        subprocess.run(["rm", "-rf", str(self.run_dir)], check=True)
+        self.maildir.mkdir(parents=True)
+        self.rc.write_text(rc_text(servers, user, self.maildir))
+
+    def run(self, timeout=3600):
+        """One `mbsync -q -c RC bench`; returns (wall seconds, peak RSS in KiB).
+
+        The peak is the child's ru_maxrss from wait4, what `/usr/bin/time -v` prints as
+        "Maximum resident set size"."""
+        environment = dict(os.environ)
+        environment[self.servers.password_variable(self.user)] = self.servers.password(self.user)
+        with open(self.run_dir / "mbsync.log", "ab") as output:
+            started = time.monotonic()
+            process = subprocess.Popen(["mbsync", "-q", "-c", str(self.rc), CHANNEL],
+                                       stdout=output, stderr=subprocess.STDOUT, env=environment)
+            deadline = started + timeout
+            while True:
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    process.kill()
+                    raise BenchError(f"mbsync ran longer than {timeout} s")
+                time.sleep(0.002)
+            wall = time.monotonic() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            raise BenchError(f"mbsync exited {process.returncode}:\n{self.log_tail()}")
+        return wall, usage.ru_maxrss
+
+    def inbox_messages(self):
+        return sum(1 for sub in ("cur", "new") for path in (self.maildir / "INBOX" / sub).iterdir() if path.is_file())
+
+    def log_tail(self, lines=20):
+        try:
+            return "\n".join((self.run_dir / "mbsync.log").read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""

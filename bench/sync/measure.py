@@ -1,0 +1,140 @@
+"""The measurements of one mailbox size, mailfs and mbsync side by side on the same mailbox.
+
+Order, the same for both clients: seed N messages; optionally one untimed warm-up initial sync
+of each (Dovecot builds its index and cache files on the first FETCH of each field, so the
+first client would otherwise pay for the second); a timed initial sync of each into fresh
+local state; K syncs with nothing new; K times "append 10 messages, sync". A pause of
+PAUSE_SECONDS precedes every incremental run: mbsync sleeps a second when its Maildir
+changed within the current second, which would otherwise count against it.
+"""
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from mailbox import Mailbox, corpus_files
+from mailfs_side import Mount
+from mbsync_side import Mbsync
+from servers import BenchError
+
+PAUSE_SECONDS = 1.5
+NEW_MESSAGES = 10
+INITIAL_TIMEOUT = 3600
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def idle_baseline(binary, servers, user, work_dir):
+    """Memory of a mount whose account has no mail, after its (empty) sync has settled."""
+    mount = Mount(binary, servers, user, Path(work_dir) / "idle-mailfs")
+    try:
+        mount.start()
+        ready = mount.wait_ready()
+        synced = mount.wait_synced(120)
+        time.sleep(2)
+        rss, hwm = mount.memory_kib()
+    finally:
+        mount.stop()
+    return {"ready": ready, "synced": synced, "rss": rss, "hwm": hwm}
+
+
+class SizeRun:
+    """Everything measured for one mailbox of COUNT messages, in USER's INBOX."""
+
+    def __init__(self, options, servers, user, count):
+        self.options = options
+        self.servers = servers
+        self.count = count
+        self.mailbox = Mailbox(servers, user)
+        self.user = user
+        self.dir = Path(options.work) / f"run-{count}"
+        self.result = {"messages": count, "user": user, "mailfs": {}, "mbsync": {}}
+
+    def run(self):
+        self.seed()
+        if not self.options.no_warmup:
+            self.warm_up()
+        mount = Mount(self.options.binary, self.servers, self.user, self.dir / "mailfs")
+        try:
+            self.initial(mount)
+            self.incremental(mount, self.mbsync)
+        finally:
+            mount.stop()
+        self.result["mailfs"]["store_bytes"] = disk_usage(mount.data_dir)
+        self.result["mbsync"]["maildir_bytes"] = disk_usage(self.mbsync.maildir)
+        return self.result
+
+    def seed(self):
+        files = corpus_files(self.options.work, self.count, self.options.seed)
+        if self.mailbox.count() != 0:
+            raise BenchError(f"{self.user}'s INBOX is not empty")
+        say(f"[{self.count:,}] appending {self.count:,} messages to {self.user}'s INBOX ...")
+        self.result["seed_seconds"] = self.mailbox.append(files)
+        extra = corpus_files(self.options.work, NEW_MESSAGES * self.options.repeat, self.options.seed + 1000)
+        self.new_batches = [extra[i:i + NEW_MESSAGES] for i in range(0, len(extra), NEW_MESSAGES)]
+
+    def warm_up(self):
+        say(f"[{self.count:,}] warm-up: one untimed initial sync of each")
+        Mbsync(self.servers, self.user, self.dir / "warmup-mbsync").run()
+        mount = Mount(self.options.binary, self.servers, self.user, self.dir / "warmup-mailfs")
+        try:
+            mount.start()
+            mount.wait_synced(INITIAL_TIMEOUT)
+        finally:
+            mount.stop()
+        for name in ("warmup-mbsync", "warmup-mailfs"):
+            shutil.rmtree(self.dir / name, ignore_errors=True)
+
+    def initial(self, mount):
+        mine, theirs = self.result["mailfs"], self.result["mbsync"]
+        say(f"[{self.count:,}] mbsync: initial sync")
+        self.mbsync = Mbsync(self.servers, self.user, self.dir / "mbsync")
+        theirs["initial"], theirs["initial_rss"] = self.mbsync.run()
+        expect(self.mbsync.inbox_messages(), self.count, "mbsync's INBOX after the initial sync")
+        say(f"[{self.count:,}] mailfs: initial sync (mount)")
+        mount.start()
+        mine["ready"] = mount.wait_ready()
+        mine["initial"] = mount.wait_synced(INITIAL_TIMEOUT)
+        mine["initial_engine"] = mount.engine_seconds()
+        mine["rss_after_initial"], mine["hwm_initial"] = mount.memory_kib()
+        expect(mount.status()["messages"], self.count, "mailfs's folders after the initial sync")
+
+    def incremental(self, mount, mbsync):
+        mine, theirs = self.result["mailfs"], self.result["mbsync"]
+        mine["nothing_new"], theirs["nothing_new"] = [], []
+        mine["ten_new"], theirs["ten_new"] = [], []
+        mine["unasked_syncs"] = 0
+        say(f"[{self.count:,}] incremental syncs, nothing new, x{self.options.repeat}")
+        for _ in range(self.options.repeat):
+            self.one_incremental(mount, mbsync, "nothing_new")
+        say(f"[{self.count:,}] incremental syncs, {NEW_MESSAGES} new, x{self.options.repeat}")
+        for batch in self.new_batches:
+            started = mount.syncs_started()
+            self.mailbox.append(batch)
+            self.one_incremental(mount, mbsync, "ten_new", started)
+        total = self.count + NEW_MESSAGES * len(self.new_batches)
+        expect(mount.status()["messages"], total, "mailfs's folders after the incremental syncs")
+        expect(mbsync.inbox_messages(), total, "mbsync's INBOX after the incremental syncs")
+        mine["rss_end"], mine["hwm_end"] = mount.memory_kib()
+
+    def one_incremental(self, mount, mbsync, key, started=None):
+        time.sleep(PAUSE_SECONDS)
+        if started is not None and mount.syncs_started() != started:
+            self.result["mailfs"]["unasked_syncs"] += 1
+        self.result["mailfs"][key].append(mount.sync_now())
+        time.sleep(PAUSE_SECONDS)
+        self.result["mbsync"][key].append(mbsync.run())
+
+
+def expect(actual, wanted, what):
+    if actual != wanted:
+        raise BenchError(f"{what}: {actual} messages, expected {wanted}")
+
+
+def disk_usage(path):
+    """Bytes of disk blocks allocated under PATH, or None."""
+    result = subprocess.run(["du", "-s", "--block-size=1", str(path)], capture_output=True, text=True)
+    return int(result.stdout.split()[0]) if result.returncode == 0 and result.stdout else None

@@ -1,0 +1,73 @@
+"""Method notes under the table: what was measured, how, and on what."""
+import os
+import subprocess
+
+from measure import NEW_MESSAGES, PAUSE_SECONDS
+
+
+def first_line(command):
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return ((result.stdout or result.stderr).strip().splitlines() or ["unknown"])[0]
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def seeding(results):
+    parts = [f"{r['messages']:,} in {r['seed_seconds']:.1f} s" for r in results if "seed_seconds" in r]
+    return "; ".join(parts) if parts else "not run"
+
+
+def method(options, servers, results, idle, kernel):
+    unasked = sum(r["mailfs"].get("unasked_syncs", 0) for r in results)
+    filesystem = first_line(["findmnt", "-no", "FSTYPE", "--target", options.work])
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    idle_text = f" ({idle['rss'] / 1024:.1f} MiB)" if idle else ""
+    notes = [
+        f"Server: Debian's Dovecot {servers.dovecot_version()} started by `.ci/servers/start.sh` on 127.0.0.1, "
+        "IMAPS with the test CA (CONDSTORE and QRESYNC offered). Both clients sync the same account on the "
+        "same server: the timed mbsync initial sync, then the timed mailfs one, then the incremental runs in turn.",
+        f"Mailbox: messages from `bench/generate_corpus.py N --seed {options.seed}` (every folder of the generated "
+        "tree into the one INBOX: median about 5 KB, 10 % with 20 KB to 1 MB attachments, a few of several MB). "
+        "Appended over IMAP by `bench/sync/bulk_append.py` with MULTIAPPEND + LITERAL+, 250 messages a command "
+        f"({seeding(results)}; `seed.py`'s one APPEND per round trip took 27 ms a message, 4.5 min for 10,000). "
+        "INTERNALDATE is the append time, so all of it is inside mailfs's 30-day window. The account's other "
+        "folders (Sent, Drafts, Trash, Junk, Archive) are empty; both clients list and sync all of them.",
+        "mailfs: release build, `mailfs mount MNT --config C --data-dir D` into a fresh store, every setting at "
+        "its default except `poll_interval_seconds = 3600` (no periodic sync inside a measurement). Initial sync "
+        "= exec until the account's `.status` says `phase: idle` with a `last_sync` (polled every 5 ms); mount "
+        "ready = exec until `.status` can be read. Incremental = `sync` written to `.control` until the next "
+        "\"sync finished\" line of `.log`; the engine's own figure is that line's (0.1 s steps). It fetches "
+        "envelope, flags, BODYSTRUCTURE, the text bodies and the raw bytes of messages up to 256 KB, and "
+        "indexes them (FTS, threads) before it reports idle.",
+        "Peak RSS: mailfs = VmHWM of the mount process right after the initial sync; \"above the idle mount\" "
+        "subtracts the VmRSS of a mount of an account with no mail (carol: same six empty folders) 2 s after "
+        f"its sync{idle_text}. "
+        "mbsync = ru_maxrss of the child from wait4, the figure `/usr/bin/time -v` prints.",
+        f"mbsync: {first_line(['mbsync', '--version'])}, `Sync Pull`, `Patterns *`, `Create Near`, defaults "
+        "otherwise (`FSync yes`); wall time from exec to exit into a fresh Maildir. Host `localhost` (isync 1.4 "
+        "cannot match a certificate's IP address; it is 127.0.0.1 here). It downloads every message whole.",
+        ("Warm-up: none (--no-warmup). Whichever client fetches first pays for Dovecot building its cache."
+         if options.no_warmup else
+         "Warm-up: one untimed initial sync of each client first (mbsync, then mailfs, into throwaway local "
+         "state), so Dovecot's index and cache files exist for every field either client fetches."),
+        f"Incremental: {options.repeat} syncs with nothing new, then {options.repeat} times \"append "
+        f"{NEW_MESSAGES} messages (one MULTIAPPEND), sync\"; the median is shown. {PAUSE_SECONDS} s pause before "
+        "every incremental run of either client (mbsync sleeps 1 s when its Maildir changed within the current "
+        "second). Message counts are checked after every initial sync and at the end on both sides."
+        + (f" mailfs started {unasked} syncs on its own between an append and the trigger." if unasked else ""),
+        f"Machine: {cpu_model()}, {os.cpu_count()} cores, Linux {kernel}, {filesystem} under {options.work}; "
+        f"load average at the end {load} (other processes on this machine add noise; one run, not a lab).",
+    ]
+    return notes

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Sync benchmark of issue 3: mailfs's IMAP sync against mbsync, same Dovecot, same mailbox.
+
+    bench/sync/run.py [--messages N ...] [--binary PATH] [--repeat K] [--no-warmup]
+
+Starts the test Dovecot (.ci/servers), seeds INBOXes with bench/generate_corpus.py messages,
+measures initial sync (wall time, peak RSS) and incremental syncs (nothing new, 10 new) of
+mailfs (through its mount) and mbsync (into a Maildir), prints a Markdown section and writes
+it to bench/sync/results.md. Needs root (the servers switch users) and /dev/fuse.
+"""
+import argparse
+import os
+import platform
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ next to the sources
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from measure import SizeRun, idle_baseline, say  # noqa: E402
+from report import markdown  # noqa: E402
+from servers import REPO, BenchError, Servers, install  # noqa: E402
+import notes  # noqa: E402
+
+# One user per mailbox size, so every size starts from an empty INBOX; carol stays empty
+# for the idle baseline.
+SIZE_USERS = ["alice", "bob"]
+IDLE_USER = "carol"
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--messages", type=int, action="append",
+                        help="mailbox size; give it twice for two sizes (default: 1000 and 10000)")
+    parser.add_argument("--binary", help="mailfs binary (default: build it in --scratch-path)")
+    parser.add_argument("--scratch-path", default=".build-syncbench",
+                        help="swift build directory when --binary is not given (default .build-syncbench)")
+    parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each incremental sync (default 3)")
+    parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up initial syncs")
+    parser.add_argument("--work", default="/tmp/mailfs-syncbench",
+                        help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-syncbench)")
+    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
+    options = parser.parse_args()
+    options.messages = sorted(set(options.messages or [1000, 10000]))
+    if len(options.messages) > len(SIZE_USERS) or min(options.messages) < 1:
+        parser.error(f"--messages: 1 to {len(SIZE_USERS)} sizes, each at least 1")
+    if options.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    return options
+
+
+def build(scratch_path):
+    """Builds the release binary; returns its path."""
+    scratch = Path(scratch_path) if os.path.isabs(scratch_path) else REPO / scratch_path
+    scratch.mkdir(parents=True, exist_ok=True)
+    log = scratch / "syncbench-build.log"
+    say(f"building mailfs (release) in {scratch} ...")
+    with open(log, "wb") as output:
+        result = subprocess.run(["swift", "build", "-c", "release", "--product", "mailfs", "--scratch-path", str(scratch)],
+                                cwd=REPO, stdout=output, stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        raise BenchError(f"build failed: see {log}")
+    return str(scratch / "release" / "mailfs")
+
+
+def stop_on_signals():
+    """SIGTERM and SIGHUP end the run like Ctrl-C does, so the cleanup below still runs."""
+    def interrupt(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, interrupt)
+
+
+def main():
+    options = parse_arguments()
+    stop_on_signals()
+    if os.geteuid() != 0:
+        sys.exit("run.py needs root: the test Dovecot switches users")
+    Path(options.work).mkdir(parents=True, exist_ok=True)
+    results, errors, idle = [], [], None
+    servers = Servers(Path(options.work) / "state")
+    try:
+        install()
+        options.binary = os.path.abspath(options.binary) if options.binary else build(options.scratch_path)
+        servers.start()
+        say("idle baseline: mount of an account with no mail")
+        idle = idle_baseline(options.binary, servers, IDLE_USER, options.work)
+        for user, count in zip(SIZE_USERS, options.messages):
+            try:
+                results.append(SizeRun(options, servers, user, count).run())
+            except BenchError as error:
+                errors.append(f"{count:,} messages: {error}")
+                say(f"[{count:,}] failed: {error}")
+    except BenchError as error:
+        errors.append(str(error))
+        say(f"failed: {error}")
+    finally:
+        servers.stop()
+    text = markdown(results, idle, notes.method(options, servers, results, idle, platform.release()), errors)
+    Path(options.output).write_text(text)
+    print(text)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
