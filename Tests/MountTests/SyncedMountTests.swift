@@ -54,6 +54,15 @@ struct SyncedMountTests {
             })
             #expect(try mount.sh("cat 'bob/\(folder)/2026-11-21 1200 Ann - Fresh arrival.eml'").output.hasSuffix("hello\r\n"))
             #expect(try mount.sh("cat bob/.log").output.contains("sync finished"))
+            // IDLE: new mail in the INBOX appears without any trigger.
+            #expect(try waitFor(seconds: 15) { try mount.sh("cat bob/.status").output.contains("idle: active") })
+            let pushed = mount.root.appendingPathComponent("pushed.eml")
+            try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Pushed \(folder)\r\nDate: Sat, 21 Nov 2026 12:30:00 +0000\r\nMessage-ID: <pushed-\(folder)@test>\r\n\r\nidle\r\n"
+                .write(to: pushed, atomically: true, encoding: .utf8)
+            #expect(try Self.seed(["append", "--user", "bob", "--mailbox", "INBOX", pushed.path]).status == 0)
+            #expect(try waitFor(seconds: 15) {
+                try mount.sh("ls bob/inbox").lines.contains("2026-11-21 1230 Ann - Pushed \(folder).eml")
+            })
             let password = try Self.env("BOB_PASSWORD")
             #expect(try mount.sh("grep -r -l -- '\(password)' .status bob/.status bob/.log || true").output.isEmpty)
         }

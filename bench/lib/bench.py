@@ -30,6 +30,8 @@ def arguments():
     parser.add_argument("--runs", type=int, default=5, help="warm repetitions per metric (default 5)")
     parser.add_argument("--samples", type=int, default=300, help="messages for the cat percentiles (default 300)")
     parser.add_argument("--word", default="quarterly", help="what grep -r looks for (default quarterly)")
+    parser.add_argument("--maildir", type=Path, help="measure this existing Maildir++ tree (with a .Big folder) "
+                        "instead of a generated one; --messages is then ignored")
     parser.add_argument("--binary", type=Path, required=True, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.messages < 100 or options.runs < 1 or options.samples < 1:
@@ -110,7 +112,13 @@ def main():
     work.mkdir(exist_ok=True)
     release_stale_mount(work / "mnt")
     machine_facts = machine.facts(work, str(options.binary))
-    tree, summary = corpus.ensure(bench_dir / "generate_corpus.py", work, options.messages, options.seed)
+    if options.maildir:
+        tree, summary = options.maildir.resolve(), f"existing tree {options.maildir.resolve()}"
+        if not (tree / ".Big" / "cur").is_dir():
+            sys.exit(f"bench: {tree} has no .Big/cur folder to list")
+        options.messages = len(corpus.message_files(tree))
+    else:
+        tree, summary = corpus.ensure(bench_dir / "generate_corpus.py", work, options.messages, options.seed)
     setup = setup_for(options, bench_dir, tree)
     try:
         results = measure(setup, options.messages)
@@ -121,8 +129,9 @@ def main():
         release_stale_mount(setup.mount_point)
         shutil.rmtree(setup.copy, ignore_errors=True)
     verdicts = report.goals(results, options.messages)
-    corpus_lines = [f"{options.messages:,} messages, seed {options.seed}: {summary}",
-                    f"grep word: `{options.word}`; cat samples: {options.samples}"]
+    corpus_lines = [f"{options.messages:,} messages: {summary}",
+                    f"seed {options.seed} (corpus generator and the cat sample draw); grep word: `{options.word}`; "
+                    f"cat samples: {options.samples}"]
     report.write_markdown(bench_dir / "results.md", results, verdicts, machine_facts, corpus_lines,
                           setup.notes, method_notes(setup))
     print(rows.plain_text(results))

@@ -46,21 +46,20 @@ class Mount:
         return values
 
     def stop(self):
-        """Unmounts (fusermount3 -u, lazily if busy) and waits for the process; safe to repeat."""
-        if os.path.ismount(self.mount_point):
-            if subprocess.run(["fusermount3", "-u", str(self.mount_point)], capture_output=True).returncode != 0:
-                subprocess.run(["fusermount3", "-uz", str(self.mount_point)], capture_output=True)
-        if self.process is None or self.process.poll() is not None:
-            return
-        try:
-            self.process.wait(STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
+        """Unmounts with fusermount3 -u; if that fails (busy), SIGTERM, which makes mailfs unmount
+        lazily; SIGKILL and a lazy unmount only as the last resort. Safe to repeat."""
+        running = self.process is not None and self.process.poll() is None
+        unmounted = subprocess.run(["fusermount3", "-u", str(self.mount_point)], capture_output=True).returncode == 0
+        if running and not unmounted:
             self.process.terminate()
+        if running:
             try:
                 self.process.wait(STOP_TIMEOUT)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if os.path.ismount(self.mount_point):
+            subprocess.run(["fusermount3", "-uz", str(self.mount_point)], capture_output=True)
 
     def __enter__(self):
         return self

@@ -40,11 +40,16 @@ def run(argv, *, env=None, keep_output=True, allowed_exit=(0,)):
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
         child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env or ENV)
-        chunks = []
-        while chunk := child.stdout.read(1 << 20):
-            if keep_output:
-                chunks.append(chunk)
-        _, status, usage = os.wait4(child.pid, 0)
+        try:
+            chunks = []
+            while chunk := child.stdout.read(1 << 20):
+                if keep_output:
+                    chunks.append(chunk)
+            _, status, usage = os.wait4(child.pid, 0)
+        except BaseException:
+            child.kill()            # interrupted: leave no child holding the mount busy
+            child.wait()
+            raise
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
         child.stdout.close()

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from mailbox import Mailbox, corpus_files
+from seeded_mailbox import Mailbox, corpus_files
 from mailfs_side import Mount
 from mbsync_side import Mbsync
 from servers import BenchError
@@ -92,13 +92,14 @@ class SizeRun:
         mine, theirs = self.result["mailfs"], self.result["mbsync"]
         say(f"[{self.count:,}] mbsync: initial sync")
         self.mbsync = Mbsync(self.servers, self.user, self.dir / "mbsync")
-        theirs["initial"], theirs["initial_rss"] = self.mbsync.run()
+        theirs["initial"], theirs["initial_rss"], theirs["initial_cpu"] = self.mbsync.run()
         expect(self.mbsync.inbox_messages(), self.count, "mbsync's INBOX after the initial sync")
         say(f"[{self.count:,}] mailfs: initial sync (mount)")
         mount.start()
         mine["ready"] = mount.wait_ready()
         mine["initial"] = mount.wait_synced(INITIAL_TIMEOUT)
         mine["initial_engine"] = mount.engine_seconds()
+        mine["initial_cpu"] = mount.cpu_seconds()
         mine["rss_after_initial"], mine["hwm_initial"] = mount.memory_kib()
         expect(mount.status()["messages"], self.count, "mailfs's folders after the initial sync")
 

@@ -46,15 +46,20 @@ def method(options, servers, results, idle, kernel):
         "folders (Sent, Drafts, Trash, Junk, Archive) are empty; both clients list and sync all of them.",
         "mailfs: release build, `mailfs mount MNT --config C --data-dir D` into a fresh store, every setting at "
         "its default except `poll_interval_seconds = 3600` (no periodic sync inside a measurement). Initial sync "
-        "= exec until the account's `.status` says `phase: idle` with a `last_sync` (polled every 5 ms); mount "
-        "ready = exec until `.status` can be read. Incremental = `sync` written to `.control` until the next "
-        "\"sync finished\" line of `.log`; the engine's own figure is that line's (0.1 s steps). It fetches "
-        "envelope, flags, BODYSTRUCTURE, the text bodies and the raw bytes of messages up to 256 KB, and "
-        "indexes them (FTS, threads) before it reports idle.",
+        "= exec until the first \"sync finished\" line of the account's `.log` (polled every 20 ms; the engine "
+        "sets `phase: idle` and `last_sync` just before, and `.status` is checked after); mount ready = exec "
+        "until `.status` can be read. Incremental = `sync` written to `.control` until the next \"sync "
+        "finished\" line (polled every 10 ms); the engine's own figure is that line's (0.1 s steps). Polls are "
+        "kept loose because every read of `.status`/`.log` costs the mount CPU. mailfs fetches flags, "
+        "INTERNALDATE, size and Message-ID, then the raw bytes of messages up to 256 KB (BODYSTRUCTURE and "
+        "text parts of larger ones), parses and indexes them (FTS, threads) before it reports idle.",
+        "CPU time: mailfs = utime + stime of the mount process (/proc/PID/stat, all threads; deltas for the "
+        "incremental runs); mbsync = GNU time's %U + %S (10 ms steps). Dovecot's own CPU is not counted for "
+        "either. On a loaded machine wall times stretch with CPU time, so this is the steadier figure.",
         "Peak RSS: mailfs = VmHWM of the mount process right after the initial sync; \"above the idle mount\" "
         "subtracts the VmRSS of a mount of an account with no mail (carol: same six empty folders) 2 s after "
         f"its sync{idle_text}. "
-        "mbsync = ru_maxrss of the child from wait4, the figure `/usr/bin/time -v` prints.",
+        "mbsync = GNU time's %M (ru_maxrss; not wait4 from Python, whose forked child would keep the interpreter's high-water mark through exec).",
         f"mbsync: {first_line(['mbsync', '--version'])}, `Sync Pull`, `Patterns *`, `Create Near`, defaults "
         "otherwise (`FSync yes`); wall time from exec to exit into a fresh Maildir. Host `localhost` (isync 1.4 "
         "cannot match a certificate's IP address; it is 127.0.0.1 here). It downloads every message whole.",

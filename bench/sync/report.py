@@ -34,6 +34,8 @@ def size_rows(result, idle):
          ratio(mine.get("initial"), theirs.get("initial"))),
         (f"  mailfs: exec to mount ready, {n}", seconds(mine.get("ready")), "n/a", "n/a"),
         (f"  mailfs: engine's \"sync finished in\", {n}", seconds(mine.get("initial_engine")), "n/a", "n/a"),
+        (f"CPU time (user + sys), initial sync {n}", seconds(mine.get("initial_cpu")),
+         seconds(theirs.get("initial_cpu")), ratio(mine.get("initial_cpu"), theirs.get("initial_cpu"))),
         (f"peak RSS, initial sync {n} (VmHWM / ru_maxrss)", mib(mine.get("hwm_initial")), mib(theirs.get("initial_rss")),
          ratio(mine.get("hwm_initial"), theirs.get("initial_rss"))),
         (f"  mailfs: peak RSS above the idle mount, {n}", mib(above), "n/a", "n/a"),
@@ -44,6 +46,8 @@ def size_rows(result, idle):
             rows.append((f"incremental sync, {label}, {n} (median of {len(mine[key])})", seconds(wall),
                          seconds(median(theirs[key])), ratio(wall, median(theirs[key]))))
             rows.append((f"  mailfs: engine's \"sync finished in\" (0.1 s steps)", seconds(engine), "n/a", "n/a"))
+            cpu, their_cpu = median(mine[key], 2), median(theirs[key], 2)
+            rows.append((f"  CPU time (user + sys), {label}", seconds(cpu), seconds(their_cpu), ratio(cpu, their_cpu)))
     if mine.get("store_bytes") and theirs.get("maildir_bytes"):
         rows.append((f"disk used after the syncs, {n}: store vs Maildir", mib(mine["store_bytes"] / 1024),
                      mib(theirs["maildir_bytes"] / 1024), ratio(mine["store_bytes"], theirs["maildir_bytes"])))

@@ -107,4 +107,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as interruption:
+        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); mounts and servers stopped")

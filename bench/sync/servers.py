@@ -1,5 +1,6 @@
 """The real Dovecot both sync clients talk to: .ci/servers' scripts, started once per run."""
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,8 +14,8 @@ class BenchError(Exception):
 
 
 def install():
-    """Dovecot, Postfix and mbsync's package, quietly and only what is missing (needs root)."""
-    result = subprocess.run([str(SCRIPTS / "install.sh"), "isync"], capture_output=True, text=True)
+    """Dovecot, Postfix, mbsync (isync) and GNU time, quietly and only what is missing (needs root)."""
+    result = subprocess.run([str(SCRIPTS / "install.sh"), "isync", "time"], capture_output=True, text=True)
     if result.returncode != 0:
         raise BenchError(f"installing the servers and isync failed:\n{result.stderr}")
 
@@ -28,7 +29,11 @@ class Servers:
         self.started = False
 
     def start(self):
+        """Starts from empty Maildirs: a state dir left by an earlier run is stopped and removed."""
         self.state_dir.parent.mkdir(parents=True, exist_ok=True)
+        if self.state_dir.exists():
+            subprocess.run([str(SCRIPTS / "stop.sh"), str(self.state_dir)], capture_output=True)
+            shutil.rmtree(self.state_dir)
         self.started = True  # stop.sh is safe after a partial start
         result = subprocess.run([str(SCRIPTS / "start.sh"), str(self.state_dir)], capture_output=True, text=True)
         if result.returncode != 0:

@@ -34,6 +34,25 @@ extension AccountSynchronizer {
         return failures
     }
 
+    /// The incremental sync of the INBOX alone that IDLE triggers (FR-SYNC-03).
+    public func syncInbox() async {
+        do {
+            let accountId = try resolveAccountId()
+            guard let inbox = try store.folders(accountId: accountId).first(where: { $0.type == .inbox }) else { return }
+            let result = try await pool.withConnection(open: openConnection) { connection in
+                try await self.synchronizer(accountId: accountId, index: 0, total: 1).sync(inbox, over: connection)
+            }
+            try store.rethread(accountId: accountId)
+            if result.added + result.linked + result.removed + result.flagChanges > 0 {
+                activity.log.record("inbox (IDLE): \(result.added) new, \(result.removed) removed, "
+                                    + "\(result.flagChanges) flag changes")
+            }
+            activity.update { $0.phase = .idle; $0.progress = "none" }
+        } catch {
+            activity.log.record("inbox sync after IDLE failed: \(Self.describe(error))", level: "error")
+        }
+    }
+
     private func synchronizer(accountId: Int64, index: Int, total: Int) -> FolderSynchronizer {
         let activity = self.activity
         return FolderSynchronizer(

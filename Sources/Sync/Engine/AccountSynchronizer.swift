@@ -62,7 +62,14 @@ public actor AccountSynchronizer {
         activity.update { $0.connections = pool.statusLine }
     }
 
-    private func openConnection() async throws -> IMAPConnection {
+    /// The IDLE watcher of this account's INBOX; its connection is outside the pool.
+    nonisolated func idleMonitor(global: AsyncSemaphore) -> IdleMonitor {
+        IdleMonitor(connector: connector, activity: activity, global: global,
+                    inboxChanged: { await self.syncInbox() },
+                    refresh: account.provider == .gmail ? .seconds(25 * 60) : .seconds(20 * 60))
+    }
+
+    func openConnection() async throws -> IMAPConnection {
         let activity = self.activity
         let pool = self.pool
         return try await connector.open { phase in
@@ -73,7 +80,7 @@ public actor AccountSynchronizer {
         }
     }
 
-    private func resolveAccountId() throws -> Int64 {
+    func resolveAccountId() throws -> Int64 {
         if let accountId { return accountId }
         let record = try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         accountId = record.id

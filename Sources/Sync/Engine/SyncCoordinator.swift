@@ -8,6 +8,7 @@ import Synchronization
 /// trigger". A slow, failing or misconfigured account never delays another.
 public final class SyncCoordinator: Sendable {
     private let accounts: [String: (synchronizer: AccountSynchronizer, trigger: SyncTrigger)]
+    private let global: AsyncSemaphore
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// FR-SYNC-16: at most 30 IMAP connections across all accounts.
     public static let globalConnectionLimit = 30
@@ -25,16 +26,27 @@ public final class SyncCoordinator: Sendable {
             accounts[account.name] = (synchronizer, SyncTrigger())
         }
         self.accounts = accounts
+        self.global = global
     }
 
-    /// Starts the per-account loops; each syncs at once, then every poll interval.
+    /// Starts the per-account loops; each syncs at once, then every poll interval, and
+    /// watches its INBOX with IDLE once the first sync is done.
     public func start() {
+        let global = self.global
         let started = accounts.values.map { synchronizer, trigger in
             Task.detached {
                 let interval = synchronizer.timing.pollInterval
-                while !Task.isCancelled {
-                    await synchronizer.syncOnce()
-                    await trigger.wait(upTo: interval)
+                await synchronizer.syncOnce()
+                let idle = Task { await synchronizer.idleMonitor(global: global).run() }
+                await withTaskCancellationHandler {
+                    while !Task.isCancelled {
+                        await trigger.wait(upTo: interval)
+                        guard !Task.isCancelled else { break }
+                        await synchronizer.syncOnce()
+                    }
+                } onCancel: {
+                    idle.cancel()
+                    trigger.fire()
                 }
             }
         }
