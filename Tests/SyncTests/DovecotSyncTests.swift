@@ -117,6 +117,16 @@ struct DovecotSyncTests {
         }
     }
 
+    @Test("XOAUTH2 with a token command authenticates and syncs")
+    func xoauth2() async throws {
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "oauth", user: "bob", xoauth2: true))
+            await harness.sync("oauth")
+            #expect(harness.state("oauth").phase == .idle, "\(harness.log("oauth"))")
+            #expect(try harness.store.account(named: "oauth")?.lastSyncDate != nil)
+        }
+    }
+
     @Test("the password never reaches the store or the log")
     func secrets() async throws {
         try await SharedServers.shared {

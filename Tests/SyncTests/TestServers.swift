@@ -51,12 +51,14 @@ enum TestServers {
     /// A config for `user` on the test Dovecot; the password comes from the environment
     /// through `password_command`, so it is on no disk this test writes.
     static func accountTOML(name: String, user: String, port: String = "IMAPS_PORT", security: String = "tls",
-                            passwordVariable: String? = nil, extra: String = "") throws -> String {
-        """
+                            passwordVariable: String? = nil, xoauth2: Bool = false,
+                            extra: String = "") throws -> String {
+        let credentialKey = xoauth2 ? "auth = \"xoauth2\"\ntoken_command" : "password_command"
+        return """
         [accounts.\(name)]
         address = "\(try env("\(user.uppercased())_EMAIL"))"
         username = "\(user)"
-        password_command = "printenv \(passwordVariable ?? "MAILFS_TEST_\(user.uppercased())_PASSWORD")"
+        \(credentialKey) = "printenv \(passwordVariable ?? "MAILFS_TEST_\(user.uppercased())_PASSWORD")"
         ca_file = "\(try env("CA_FILE"))"
         retry_delay_seconds = 0
         \(extra)

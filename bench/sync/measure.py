@@ -32,13 +32,12 @@ def idle_baseline(binary, servers, user, work_dir):
     mount = Mount(binary, servers, user, Path(work_dir) / "idle-mailfs")
     try:
         mount.start()
-        ready = mount.wait_ready()
-        synced = mount.wait_synced(120)
+        mount.wait_synced(120)
         time.sleep(2)
         rss, hwm = mount.memory_kib()
     finally:
         mount.stop()
-    return {"ready": ready, "synced": synced, "rss": rss, "hwm": hwm}
+    return {"rss": rss, "hwm": hwm}
 
 
 class SizeRun:

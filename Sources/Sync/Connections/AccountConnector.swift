@@ -76,27 +76,48 @@ struct AccountConnector: Sendable {
     }
 
     private func authenticate(_ connection: IMAPConnection) async throws(Failure) {
-        let secret: String
-        do {
-            secret = try self.secret(account.credential.command)
-        } catch {
-            throw .credential(error.description)
-        }
-        do {
-            switch account.auth {
-            case .plain:
+        let secret = try fetchSecret()
+        guard account.auth == .xoauth2 else {
+            return try await login(connection) { () async throws(IMAPError) in
                 if connection.supports("AUTH=PLAIN") {
                     try await connection.authenticatePlain(user: account.username, password: secret)
                 } else {
                     try await connection.login(user: account.username, password: secret)
                 }
-            case .xoauth2:
+            }
+        }
+        do {
+            try await login(connection) { () async throws(IMAPError) in
                 try await connection.authenticateXOAUTH2(user: account.username, token: secret)
             }
-        } catch let error {
-            if case .authenticationFailed = error { throw .authentication(error.description) }
-            if case .commandFailed = error { throw .authentication(error.description) }
-            throw .connection(error.description)
+        } catch .authentication {
+            // An expired token: the token command is asked once more (FR-SYNC-04
+            // TokenRefresh); a second refusal is final.
+            let fresh = try fetchSecret()
+            try await login(connection) { () async throws(IMAPError) in
+                try await connection.authenticateXOAUTH2(user: account.username, token: fresh)
+            }
+        }
+    }
+
+    private func fetchSecret() throws(Failure) -> String {
+        do {
+            return try secret(account.credential.command)
+        } catch {
+            throw .credential(error.description)
+        }
+    }
+
+    /// Runs one login attempt, sorting refusals (no retry) from connection trouble.
+    private func login(_ connection: IMAPConnection,
+                       _ attempt: () async throws(IMAPError) -> Void) async throws(Failure) {
+        do {
+            try await attempt()
+        } catch {
+            switch error {
+            case .authenticationFailed, .commandFailed: throw .authentication(error.description)
+            default: throw .connection(error.description)
+            }
         }
     }
 }
