@@ -19,16 +19,25 @@ extension MailTree {
             return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true)
         case .message, .attachmentFile:
             guard !writing else { throw FSError(EROFS) }
-            let content = try storedContent(node)
+            _ = try attributes(of: node)
             // Content under an inode never changes: the page cache may keep it.
-            return OpenedFile(handle: files.open(.content(content)), keepCache: true, directIO: false)
+            return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false)
         default:
             throw FSError(EISDIR)
         }
     }
 
     public func read(_ inode: Inode, handle: UInt64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
-        guard case .content(let bytes)? = files.file(handle) else { throw FSError(EBADF) }
+        let bytes: [UInt8]
+        switch files.file(handle) {
+        case .content(let content)?:
+            bytes = content
+        case .stored(let node)?:
+            bytes = try storedContent(node)
+            files.update(handle) { $0 = .content(bytes) }
+        default:
+            throw FSError(EBADF)
+        }
         guard offset < UInt64(bytes.count), size > 0 else { return [] }
         let start = Int(offset)
         let end = start + min(size, bytes.count - start)

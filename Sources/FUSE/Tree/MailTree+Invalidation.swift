@@ -8,16 +8,16 @@ import Synchronization
 /// that fail are answered without a negative cache entry.
 extension MailTree {
     public func storeDidChange() {
-        let stale = listings.withLock { listings in
-            defer { listings.removeAll(keepingCapacity: true) }
-            return listings
-        }
+        let stale = listings.drain()
         let kernel = invalidator.withLock { $0 }
         for (inode, old) in stale {
-            let fresh = try? listing(of: inode)
             guard let kernel else { continue }
-            for name in old.names.subtracting(fresh?.names ?? []) {
-                kernel.invalidateEntry(parent: inode, name: name)
+            if let old {
+                // A name that vanished would otherwise stay for the entry timeout.
+                let fresh = try? listing(of: inode)
+                for name in old.names.subtracting(fresh?.names ?? []) {
+                    kernel.invalidateEntry(parent: inode, name: name)
+                }
             }
             kernel.invalidateInode(inode)
         }

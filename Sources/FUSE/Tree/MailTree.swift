@@ -12,8 +12,7 @@ public final class MailTree: FilesystemOperations {
     let store: MailStore
     let settings: Settings
     let logger: Logger
-    /// Directory listings built so far. GUARDED_BY(listings): replaced on store change.
-    let listings = Mutex<[Inode: Listing]>([:])
+    let listings = ListingCache()
     let accounts: AccountRegistry
     let files = OpenFileTable()
     let invalidator = Mutex<(any KernelCacheInvalidator)?>(nil)
@@ -71,10 +70,10 @@ public final class MailTree: FilesystemOperations {
     /// The listing of a directory, built from the store on first use and cached until
     /// the store changes.
     func listing(of inode: Inode) throws(FSError) -> Listing {
-        if let cached = listings.withLock({ $0[inode] }) { return cached }
+        if let cached = listings.listing(inode) { return cached }
         guard let node = Node(inode: inode), node.isDirectory else { throw FSError(ENOTDIR) }
         let built = Listing(try storeCall { try self.entries(of: node) })
-        listings.withLock { $0[inode] = built }
+        listings.store(built, for: inode)
         return built
     }
 

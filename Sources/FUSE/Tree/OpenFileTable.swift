@@ -1,9 +1,12 @@
 import Synchronization
 
-/// Content held for an open file handle: read from the store once at open, so a read of
-/// any offset is a slice, and a file never changes under a reader.
+/// Content held for an open file handle, so a read of any offset is a slice and a file
+/// never changes under a reader.
 enum OpenFile: Sendable {
     case content([UInt8])
+    /// A message or attachment whose bytes are loaded at its first read: with the kernel
+    /// keeping the page cache, a file read before is opened and served without the store.
+    case stored(Node)
     /// `.control`: commands written, executed on close.
     case control(accountId: Int64, written: [UInt8])
 }

@@ -21,7 +21,11 @@ public final class MailStore: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 4 MiB of page cache per connection: the pool has several readers, and the
+            // mount's memory budget (150 MB) matters more than re-reading hot pages.
+            try db.execute(sql: "PRAGMA cache_size = -4096")
         }
+        configuration.maximumReaderCount = 4
         pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
         try Schema.migrator.migrate(pool)
         try Self.restrictPermissions(of: directory)
