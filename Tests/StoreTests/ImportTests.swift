@@ -19,16 +19,19 @@ struct ImportTests {
         try Fixture.writeMaildir(at: root.appendingPathComponent(".Work.Reports"), [
             ("4.host:2,", Fixture.message(id: "4@x", subject: "Report")),
         ])
+        try Fixture.writeMaildir(at: root.appendingPathComponent(".Lists.dev"), [
+            ("5.host:2,", Fixture.message(id: "5@x", subject: "Dev list")),
+        ])
         let importer = MailboxImporter(store: temp.store)
         let report = try importer.importMail(from: root, account: "mine")
-        #expect(report.summary.added == 4)
-        #expect(Set(report.folders) == ["inbox", "sent", "Work/Reports"])
+        #expect(report.summary.added == 5)
+        #expect(Set(report.folders) == ["inbox", "sent", "Work/Reports", "Lists/dev"])
         let again = try importer.importMail(from: root, account: "mine")
-        #expect(again.summary.added == 0 && again.summary.alreadyPresent == 4)
+        #expect(again.summary.added == 0 && again.summary.alreadyPresent == 5)
 
         let account = try #require(try temp.store.account(named: "mine"))
         let folders = try temp.store.folders(accountId: account.id ?? -1)
-        #expect(Set(folders.map(\.path)) == ["inbox", "sent", "Work", "Work/Reports"])
+        #expect(Set(folders.map(\.path)) == ["inbox", "sent", "Work", "Work/Reports", "Lists", "Lists/dev"])
         #expect(folders.first { $0.path == "Work" }?.isSelectable == false)
         let inbox = try #require(folders.first { $0.path == "inbox" })
         let messages = try temp.store.messages(inFolder: inbox.id ?? -1)

@@ -29,22 +29,28 @@ struct FailureSyncTests {
         }
     }
 
-    @Test("a wrong password is a clear error and the other account still syncs")
+    @Test("a wrong password and an unreachable server are clear errors; the other account still syncs")
     func wrongPassword() async throws {
         try await SharedServers.shared {
             setenv("MAILFS_TEST_WRONG_PASSWORD", "not-the-password", 1)
+            // Port 9 (discard) has no listener on loopback: connections are refused at once.
+            let unreachable = try TestServers.accountTOML(name: "down", user: "carol")
+                .replacingOccurrences(of: "port = \(try TestServers.env("IMAPS_PORT"))", with: "port = 9")
             let toml = try TestServers.accountTOML(name: "wrong", user: "alice", passwordVariable: "MAILFS_TEST_WRONG_PASSWORD")
-                + TestServers.accountTOML(name: "right", user: "bob")
+                + TestServers.accountTOML(name: "right", user: "bob") + unreachable
             let harness = try SyncHarness(toml)
             harness.coordinator.start()
             defer { harness.coordinator.stop() }
             let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline && (harness.state("right").phase != .idle || harness.state("wrong").phase != .error) {
+            while Date() < deadline && (harness.state("right").phase != .idle || harness.state("wrong").phase != .error
+                                        || harness.state("down").phase != .error) {
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(harness.state("wrong").phase == .error)
             #expect(harness.state("wrong").lastError?.contains("authentication failed") == true, "\(harness.state("wrong"))")
             #expect(harness.state("right").phase == .idle && harness.state("right").lastError == nil)
+            #expect(harness.state("down").phase == .error)
+            #expect(harness.state("down").lastError?.contains("connect") == true, "\(harness.state("down"))")
             #expect(try harness.store.account(named: "right")?.lastSyncDate != nil)
         }
     }

@@ -3,6 +3,7 @@
 Called by bench/run after it installed packages and built mailfs; see `bench/run --help`.
 """
 import argparse
+import fcntl
 import os
 import shutil
 import signal
@@ -50,6 +51,18 @@ def setup_for(options, bench_dir: Path, tree: Path) -> Setup:
                  mount_point=work / "mnt", account=ACCOUNT, env=env, runs=options.runs, samples=options.samples,
                  seed=options.seed, word=options.word, cold=timing.can_drop_caches(),
                  notmuch=shutil.which("notmuch") is not None)
+
+
+def hold_work_lock(work: Path):
+    """One bench/run at a time: two would delete each other's store, copy and mount.
+    The lock lives as long as the returned file stays open (the whole run)."""
+    lock = open(work / ".lock", "a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        say("another bench/run is using bench/work: waiting for it to finish")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
 
 
 def release_stale_mount(mount_point: Path):
@@ -110,6 +123,7 @@ def main():
     bench_dir = Path(__file__).resolve().parent.parent
     work = bench_dir / "work"
     work.mkdir(exist_ok=True)
+    lock = hold_work_lock(work)
     release_stale_mount(work / "mnt")
     machine_facts = machine.facts(work, str(options.binary))
     if options.maildir:
@@ -138,6 +152,7 @@ def main():
     print()
     print(report.goals_text(verdicts))
     print(f"\nwritten: {bench_dir / 'results.md'}", file=sys.stderr)
+    lock.close()
 
 
 if __name__ == "__main__":

@@ -9,11 +9,13 @@ from servers import BenchError
 CHANNEL = "bench"
 
 
-def rc_text(servers, user, maildir):
+def rc_text(servers, user, maildir, fsync):
     """Pull-only, every folder of the account (like mailfs), mbsync's defaults otherwise
-    (FSync yes). isync 1.4 names TLS `SSLType`, and cannot match a certificate's IP address,
-    so the host is `localhost` (127.0.0.1 in /etc/hosts, a SAN of the test certificate)."""
-    return (f"IMAPAccount {CHANNEL}\nHost localhost\nPort {servers.port}\nUser {user}\n"
+    (FSync yes unless FSYNC is false). isync 1.4 names TLS `SSLType`, and cannot match a
+    certificate's IP address, so the host is `localhost` (127.0.0.1 in /etc/hosts, a SAN of
+    the test certificate)."""
+    return (("" if fsync else "FSync no\n\n") +
+            f"IMAPAccount {CHANNEL}\nHost localhost\nPort {servers.port}\nUser {user}\n"
             f'PassCmd "printenv {servers.password_variable(user)}"\n'
             f"SSLType IMAPS\nCertificateFile {servers.ca_file}\n\n"
             f"IMAPStore remote\nAccount {CHANNEL}\n\n"
@@ -25,7 +27,7 @@ def rc_text(servers, user, maildir):
 class Mbsync:
     """mbsync of USER's account into a fresh Maildir under RUN_DIR."""
 
-    def __init__(self, servers, user, run_dir):
+    def __init__(self, servers, user, run_dir, fsync=True):
         self.servers = servers
         self.user = user
         self.run_dir = Path(run_dir)
@@ -33,7 +35,7 @@ class Mbsync:
         self.rc = self.run_dir / "mbsyncrc"
         subprocess.run(["rm", "-rf", str(self.run_dir)], check=True)
         self.maildir.mkdir(parents=True)
-        self.rc.write_text(rc_text(servers, user, self.maildir))
+        self.rc.write_text(rc_text(servers, user, self.maildir, fsync))
 
     def run(self, timeout=3600):
         """One `mbsync -q -c RC bench` under GNU time; returns (wall seconds, peak RSS in KiB,

@@ -2,8 +2,8 @@
 
 Order, the same for both clients: seed N messages; optionally one untimed warm-up initial sync
 of each (Dovecot builds its index and cache files on the first FETCH of each field, so the
-first client would otherwise pay for the second); a timed initial sync of each into fresh
-local state; K syncs with nothing new; K times "append 10 messages, sync". A pause of
+first client would otherwise pay for the second); R timed initial syncs of each, alternating,
+into fresh local state; K syncs with nothing new; K times "append 10 messages, sync". A pause of
 PAUSE_SECONDS precedes every incremental run: mbsync sleeps a second when its Maildir
 changed within the current second, which would otherwise count against it.
 """
@@ -59,7 +59,7 @@ class SizeRun:
         mount = Mount(self.options.binary, self.servers, self.user, self.dir / "mailfs")
         try:
             self.initial(mount)
-            self.incremental(mount, self.mbsync)
+            self.incremental(mount)
         finally:
             mount.stop()
         self.result["mailfs"]["store_bytes"] = disk_usage(mount.data_dir)
@@ -88,45 +88,59 @@ class SizeRun:
             shutil.rmtree(self.dir / name, ignore_errors=True)
 
     def initial(self, mount):
+        """RUNS initial syncs of each, alternating, into fresh local state; the last mount stays
+        up for the incremental syncs. No mount is up while mbsync's initial sync runs."""
         mine, theirs = self.result["mailfs"], self.result["mbsync"]
-        say(f"[{self.count:,}] mbsync: initial sync")
-        self.mbsync = Mbsync(self.servers, self.user, self.dir / "mbsync")
-        theirs["initial"], theirs["initial_rss"], theirs["initial_cpu"] = self.mbsync.run()
-        expect(self.mbsync.inbox_messages(), self.count, "mbsync's INBOX after the initial sync")
-        say(f"[{self.count:,}] mailfs: initial sync (mount)")
-        mount.start()
-        mine["ready"] = mount.wait_ready()
-        mine["initial"] = mount.wait_synced(INITIAL_TIMEOUT)
-        mine["initial_engine"] = mount.engine_seconds()
-        mine["initial_cpu"] = mount.cpu_seconds()
-        mine["rss_after_initial"], mine["hwm_initial"] = mount.memory_kib()
-        expect(mount.status()["messages"], self.count, "mailfs's folders after the initial sync")
+        mine["initial_runs"], theirs["initial_runs"], theirs["initial_nofsync_runs"] = [], [], []
+        runs = self.options.initial_runs
+        for run in range(1, runs + 1):
+            mount.stop()  # the previous run's (nothing the first time)
+            say(f"[{self.count:,}] initial sync {run}/{runs}: mbsync, mbsync with FSync no, mailfs")
+            unsynced = Mbsync(self.servers, self.user, self.dir / "mbsync-nofsync", fsync=False)
+            self.mbsync = Mbsync(self.servers, self.user, self.dir / "mbsync")
+            for client, key in ((self.mbsync, "initial_runs"), (unsynced, "initial_nofsync_runs")):
+                wall, rss, cpu = client.run()
+                theirs[key].append({"wall": wall, "rss": rss, "cpu": cpu})
+                expect(client.inbox_messages(), self.count, "mbsync's INBOX after the initial sync")
+            shutil.rmtree(unsynced.run_dir, ignore_errors=True)
+            mount.start()
+            ready = mount.wait_ready()
+            wall = mount.wait_synced(INITIAL_TIMEOUT)
+            _, hwm = mount.memory_kib()
+            mine["initial_runs"].append({"wall": wall, "ready": ready, "engine": mount.engine_seconds(),
+                                         "cpu": mount.cpu_seconds(), "hwm": hwm})
+            expect(mount.status()["messages"], self.count, "mailfs's folders after the initial sync")
 
-    def incremental(self, mount, mbsync):
+    def incremental(self, mount):
         mine, theirs = self.result["mailfs"], self.result["mbsync"]
         mine["nothing_new"], theirs["nothing_new"] = [], []
         mine["ten_new"], theirs["ten_new"] = [], []
         mine["unasked_syncs"] = 0
         say(f"[{self.count:,}] incremental syncs, nothing new, x{self.options.repeat}")
         for _ in range(self.options.repeat):
-            self.one_incremental(mount, mbsync, "nothing_new")
+            self.one_incremental(mount, "nothing_new")
         say(f"[{self.count:,}] incremental syncs, {NEW_MESSAGES} new, x{self.options.repeat}")
         for batch in self.new_batches:
             started = mount.syncs_started()
             self.mailbox.append(batch)
-            self.one_incremental(mount, mbsync, "ten_new", started)
+            self.one_incremental(mount, "ten_new", started)
         total = self.count + NEW_MESSAGES * len(self.new_batches)
         expect(mount.status()["messages"], total, "mailfs's folders after the incremental syncs")
-        expect(mbsync.inbox_messages(), total, "mbsync's INBOX after the incremental syncs")
+        expect(self.mbsync.inbox_messages(), total, "mbsync's INBOX after the incremental syncs")
         mine["rss_end"], mine["hwm_end"] = mount.memory_kib()
+        mine["log_read"], mine["status_read"] = mount.read_cost(".log"), mount.read_cost(".status")
 
-    def one_incremental(self, mount, mbsync, key, started=None):
+    def one_incremental(self, mount, key, started=None):
+        """One triggered mailfs sync, then one mbsync run; STARTED is the count of syncs mailfs
+        had started before the append (to notice one it ran unasked)."""
         time.sleep(PAUSE_SECONDS)
         if started is not None and mount.syncs_started() != started:
             self.result["mailfs"]["unasked_syncs"] += 1
-        self.result["mailfs"][key].append(mount.sync_now())
+        wall, engine, cpu = mount.sync_now()
+        self.result["mailfs"][key].append({"wall": wall, "engine": engine, "cpu": cpu})
         time.sleep(PAUSE_SECONDS)
-        self.result["mbsync"][key].append(mbsync.run())
+        wall, rss, cpu = self.mbsync.run()
+        self.result["mbsync"][key].append({"wall": wall, "rss": rss, "cpu": cpu})
 
 
 def expect(actual, wanted, what):

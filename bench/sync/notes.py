@@ -29,6 +29,16 @@ def seeding(results):
     return "; ".join(parts) if parts else "not run"
 
 
+def runs_line(results):
+    """Every initial sync's wall time, so the spread behind the medians is visible."""
+    def walls(runs):
+        return ", ".join(f"{run['wall']:.2f}" for run in runs or [])
+    parts = [f"{r['messages']:,}: mailfs {walls(r['mailfs'].get('initial_runs'))}; mbsync "
+             f"{walls(r['mbsync'].get('initial_runs'))}; mbsync `FSync no` {walls(r['mbsync'].get('initial_nofsync_runs'))}"
+             for r in results]
+    return "Initial sync runs, wall seconds in run order: " + " / ".join(parts) + "." if parts else None
+
+
 def method(options, servers, results, idle, kernel):
     unasked = sum(r["mailfs"].get("unasked_syncs", 0) for r in results)
     filesystem = first_line(["findmnt", "-no", "FSTYPE", "--target", options.work])
@@ -37,7 +47,10 @@ def method(options, servers, results, idle, kernel):
     notes = [
         f"Server: Debian's Dovecot {servers.dovecot_version()} started by `.ci/servers/start.sh` on 127.0.0.1, "
         "IMAPS with the test CA (CONDSTORE and QRESYNC offered). Both clients sync the same account on the "
-        "same server: the timed mbsync initial sync, then the timed mailfs one, then the incremental runs in turn.",
+        f"same server, never at the same time: {options.initial_runs} rounds of \"mbsync initial sync into a fresh "
+        "Maildir, the same with `FSync no`, then mailfs initial sync into a fresh store\" (medians shown; peaks "
+        "are the highest run), "
+        "then the incremental runs in turn against the last mount, which stays up.",
         f"Mailbox: messages from `bench/generate_corpus.py N --seed {options.seed}` (every folder of the generated "
         "tree into the one INBOX: median about 5 KB, 10 % with 20 KB to 1 MB attachments, a few of several MB). "
         "Appended over IMAP by `bench/sync/bulk_append.py` with MULTIAPPEND + LITERAL+, 250 messages a command "
@@ -46,11 +59,12 @@ def method(options, servers, results, idle, kernel):
         "folders (Sent, Drafts, Trash, Junk, Archive) are empty; both clients list and sync all of them.",
         "mailfs: release build, `mailfs mount MNT --config C --data-dir D` into a fresh store, every setting at "
         "its default except `poll_interval_seconds = 3600` (no periodic sync inside a measurement). Initial sync "
-        "= exec until the first \"sync finished\" line of the account's `.log` (polled every 20 ms; the engine "
+        "= exec until the first \"sync finished\" line of the account's `.log` (the engine "
         "sets `phase: idle` and `last_sync` just before, and `.status` is checked after); mount ready = exec "
         "until `.status` can be read. Incremental = `sync` written to `.control` until the next \"sync "
-        "finished\" line (polled every 10 ms); the engine's own figure is that line's (0.1 s steps). Polls are "
-        "kept loose because every read of `.status`/`.log` costs the mount CPU. mailfs fetches flags, "
+        "finished\" line; the engine's own figure is that line's (0.1 s steps). Every read of `.log` costs the "
+        "mount CPU (see the `.log`/`.status` rows), so polls back off: every 5 % of the "
+        "time waited so far, 5 to 50 ms apart. mailfs fetches flags, "
         "INTERNALDATE, size and Message-ID, then the raw bytes of messages up to 256 KB (BODYSTRUCTURE and "
         "text parts of larger ones), parses and indexes them (FTS, threads) before it reports idle.",
         "CPU time: mailfs = utime + stime of the mount process (/proc/PID/stat, all threads; deltas for the "
@@ -61,7 +75,9 @@ def method(options, servers, results, idle, kernel):
         f"its sync{idle_text}. "
         "mbsync = GNU time's %M (ru_maxrss; not wait4 from Python, whose forked child would keep the interpreter's high-water mark through exec).",
         f"mbsync: {first_line(['mbsync', '--version'])}, `Sync Pull`, `Patterns *`, `Create Near`, defaults "
-        "otherwise (`FSync yes`); wall time from exec to exit into a fresh Maildir. Host `localhost` (isync 1.4 "
+        "otherwise (`FSync yes`: an fsync per message, which mailfs's SQLite store in WAL mode with "
+        "`synchronous = NORMAL` does not do; hence the extra `FSync no` row); wall time from exec to exit into a "
+        "fresh Maildir. Host `localhost` (isync 1.4 "
         "cannot match a certificate's IP address; it is 127.0.0.1 here). It downloads every message whole.",
         ("Warm-up: none (--no-warmup). Whichever client fetches first pays for Dovecot building its cache."
          if options.no_warmup else
@@ -72,7 +88,10 @@ def method(options, servers, results, idle, kernel):
         "every incremental run of either client (mbsync sleeps 1 s when its Maildir changed within the current "
         "second). Message counts are checked after every initial sync and at the end on both sides."
         + (f" mailfs started {unasked} syncs on its own between an append and the trigger." if unasked else ""),
+        runs_line(results),
         f"Machine: {cpu_model()}, {os.cpu_count()} cores, Linux {kernel}, {filesystem} under {options.work}; "
-        f"load average at the end {load} (other processes on this machine add noise; one run, not a lab).",
+        f"load average (1, 5, 15 min) at the start {options.load_at_start}, at the end {load}. Other processes "
+        "on a shared machine stretch both clients' times, mbsync's fsyncs most: compare the ratios of one run, "
+        "not figures across runs.",
     ]
-    return notes
+    return [note for note in notes if note]

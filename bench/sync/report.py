@@ -8,6 +8,8 @@ GOAL_INCREMENTAL_SECONDS = 0.5
 def seconds(value):
     if value is None:
         return "n/a"
+    if value < 0.01:
+        return f"{value * 1000:.1f} ms"
     return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
 
 
@@ -19,35 +21,72 @@ def ratio(mine, theirs):
     return "n/a" if mine is None or not theirs else f"{mine / theirs:.2f}x"
 
 
-def median(runs, index=0):
-    values = [run[index] for run in runs if run[index] is not None]
+def median(runs, key):
+    values = [run[key] for run in runs or [] if run.get(key) is not None]
     return statistics.median(values) if values else None
 
 
-def size_rows(result, idle):
-    """Table rows for one mailbox size."""
+def highest(runs, key):
+    values = [run[key] for run in runs or [] if run.get(key) is not None]
+    return max(values) if values else None
+
+
+def above_idle(result, idle):
+    """Highest VmHWM of the initial syncs minus the idle mount's VmRSS, in KiB."""
+    peak = highest(result["mailfs"].get("initial_runs"), "hwm")
+    return None if peak is None or not idle else peak - idle["rss"]
+
+
+def initial_rows(result, idle):
+    n = f"{result['messages']:,}"
+    mine, theirs = result["mailfs"].get("initial_runs"), result["mbsync"].get("initial_runs")
+    runs = f"median of {len(mine or [])}"
+    wall, their_wall = median(mine, "wall"), median(theirs, "wall")
+    cpu, their_cpu = median(mine, "cpu"), median(theirs, "cpu")
+    peak, their_peak = highest(mine, "hwm"), highest(theirs, "rss")
+    unsynced = median(result["mbsync"].get("initial_nofsync_runs"), "wall")
+    return [
+        (f"initial sync, {n} msgs, exec to done ({runs})", seconds(wall), seconds(their_wall), ratio(wall, their_wall)),
+        (f"  same, mbsync with `FSync no` (no fsync per message)", seconds(wall), seconds(unsynced),
+         ratio(wall, unsynced)),
+        (f"  mailfs: exec to mount ready", seconds(median(mine, "ready")), "n/a", "n/a"),
+        (f"  mailfs: engine's \"sync finished in\"", seconds(median(mine, "engine")), "n/a", "n/a"),
+        (f"  CPU time (user + sys), initial sync {n}", seconds(cpu), seconds(their_cpu), ratio(cpu, their_cpu)),
+        (f"peak RSS, initial sync {n} (VmHWM / ru_maxrss, highest run)", mib(peak), mib(their_peak),
+         ratio(peak, their_peak)),
+        (f"  mailfs: peak RSS above the idle mount, {n}", mib(above_idle(result, idle)), "n/a", "n/a"),
+    ]
+
+
+def incremental_rows(result):
     n = f"{result['messages']:,}"
     mine, theirs = result["mailfs"], result["mbsync"]
-    above = mine["hwm_initial"] - idle["rss"] if idle and "hwm_initial" in mine else None
-    rows = [
-        (f"initial sync, {n} msgs (exec to done)", seconds(mine.get("initial")), seconds(theirs.get("initial")),
-         ratio(mine.get("initial"), theirs.get("initial"))),
-        (f"  mailfs: exec to mount ready, {n}", seconds(mine.get("ready")), "n/a", "n/a"),
-        (f"  mailfs: engine's \"sync finished in\", {n}", seconds(mine.get("initial_engine")), "n/a", "n/a"),
-        (f"CPU time (user + sys), initial sync {n}", seconds(mine.get("initial_cpu")),
-         seconds(theirs.get("initial_cpu")), ratio(mine.get("initial_cpu"), theirs.get("initial_cpu"))),
-        (f"peak RSS, initial sync {n} (VmHWM / ru_maxrss)", mib(mine.get("hwm_initial")), mib(theirs.get("initial_rss")),
-         ratio(mine.get("hwm_initial"), theirs.get("initial_rss"))),
-        (f"  mailfs: peak RSS above the idle mount, {n}", mib(above), "n/a", "n/a"),
-    ]
+    rows = []
     for key, label in (("nothing_new", "nothing new"), ("ten_new", "10 new")):
-        if mine.get(key) and theirs.get(key):
-            wall, engine = median(mine[key]), median(mine[key], 1)
-            rows.append((f"incremental sync, {label}, {n} (median of {len(mine[key])})", seconds(wall),
-                         seconds(median(theirs[key])), ratio(wall, median(theirs[key]))))
-            rows.append((f"  mailfs: engine's \"sync finished in\" (0.1 s steps)", seconds(engine), "n/a", "n/a"))
-            cpu, their_cpu = median(mine[key], 2), median(theirs[key], 2)
-            rows.append((f"  CPU time (user + sys), {label}", seconds(cpu), seconds(their_cpu), ratio(cpu, their_cpu)))
+        if not mine.get(key) or not theirs.get(key):
+            continue
+        wall, their_wall = median(mine[key], "wall"), median(theirs[key], "wall")
+        cpu, their_cpu = median(mine[key], "cpu"), median(theirs[key], "cpu")
+        rows += [
+            (f"incremental sync, {label}, {n} (median of {len(mine[key])})", seconds(wall), seconds(their_wall),
+             ratio(wall, their_wall)),
+            ("  mailfs: engine's \"sync finished in\" (0.1 s steps)", seconds(median(mine[key], "engine")), "n/a", "n/a"),
+            (f"  CPU time (user + sys), {label}", seconds(cpu), seconds(their_cpu), ratio(cpu, their_cpu)),
+        ]
+    return rows
+
+
+def other_rows(result):
+    n = f"{result['messages']:,}"
+    mine, theirs = result["mailfs"], result["mbsync"]
+    rows = []
+    if mine.get("rss_end"):
+        rows.append((f"  mailfs: VmRSS at the end, after the incremental syncs, {n}", mib(mine["rss_end"]), "n/a", "n/a"))
+    for key, name in (("log_read", ".log"), ("status_read", ".status")):
+        if mine.get(key):
+            wall, cpu = mine[key]
+            rows.append((f"  mailfs: one read of `{name}` at {n} (wall; mount CPU)",
+                         f"{seconds(wall)}; {seconds(cpu)}", "n/a", "n/a"))
     if mine.get("store_bytes") and theirs.get("maildir_bytes"):
         rows.append((f"disk used after the syncs, {n}: store vs Maildir", mib(mine["store_bytes"] / 1024),
                      mib(theirs["maildir_bytes"] / 1024), ratio(mine["store_bytes"], theirs["maildir_bytes"])))
@@ -55,22 +94,24 @@ def size_rows(result, idle):
 
 
 def goal_rows(results, idle):
+    """(goal, measured, met) for each goal the results can answer."""
     rows = []
     for result in results:
         mine, theirs = result["mailfs"], result["mbsync"]
         n = f"{result['messages']:,}"
-        if mine.get("initial") and theirs.get("initial"):
-            value = mine["initial"] / theirs["initial"]
-            rows.append((f"initial sync of {n} no slower than mbsync (ratio <= 1.0)", f"{value:.2f}x", value <= 1.0))
+        wall, their_wall = median(mine.get("initial_runs"), "wall"), median(theirs.get("initial_runs"), "wall")
+        if wall and their_wall:
+            rows.append((f"initial sync of {n} no slower than mbsync (ratio <= 1.0, medians)",
+                         f"{wall / their_wall:.2f}x", wall <= their_wall))
         if mine.get("ten_new"):
-            walls = [run[0] for run in mine["ten_new"]]
-            rows.append((f"incremental sync of 10 new messages under 0.5 s ({n} in the mailbox; slowest of {len(walls)})",
+            walls = [run["wall"] for run in mine["ten_new"]]
+            rows.append((f"incremental sync of 10 new messages under 0.5 s ({n} in the mailbox; every run)",
                          f"median {seconds(statistics.median(walls))}, slowest {seconds(max(walls))}",
                          max(walls) < GOAL_INCREMENTAL_SECONDS))
-        if result["messages"] >= 10_000 and idle and mine.get("hwm_initial"):
-            above = (mine["hwm_initial"] - idle["rss"]) * 1024
+        above = above_idle(result, idle)
+        if result["messages"] >= 10_000 and above is not None:
             rows.append((f"peak memory under 150 MB above the idle mount for {n}",
-                         f"{above / 10**6:.0f} MB ({mib(above / 1024)})", above < GOAL_MEMORY_BYTES))
+                         f"{above * 1024 / 10**6:.0f} MB ({mib(above)})", above * 1024 < GOAL_MEMORY_BYTES))
     return rows
 
 
@@ -81,15 +122,17 @@ def table(header, rows):
 
 
 def markdown(results, idle, notes, errors):
-    """The whole section; RESULTS holds the sizes that completed, ERRORS those that did not."""
+    """The whole section; RESULTS holds the sizes that completed, ERRORS says what did not."""
     out = ["## IMAP sync: mailfs vs mbsync", "",
            "Written by `bench/sync/run.py`. Ratio = mailfs / mbsync (above 1: mailfs is slower or bigger).", ""]
-    rows = [row for result in results for row in size_rows(result, idle)]
+    rows = []
     if idle:
-        rows.insert(0, ("mailfs: idle mount, account with no mail (VmRSS / VmHWM)",
-                        f"{mib(idle['rss'])} / {mib(idle['hwm'])}", "n/a", "n/a"))
+        rows.append(("mailfs: idle mount, account with no mail (VmRSS / VmHWM)",
+                     f"{mib(idle['rss'])} / {mib(idle['hwm'])}", "n/a", "n/a"))
+    for result in results:
+        rows += initial_rows(result, idle) + incremental_rows(result) + other_rows(result)
     out += [table(["metric", "mailfs", "mbsync", "ratio"], rows), ""]
-    goals = [(goal, measured, "**PASS**" if ok else "**MISS**") for goal, measured, ok in goal_rows(results, idle)]
+    goals = [(goal, measured, "**PASS**" if met else "**MISS**") for goal, measured, met in goal_rows(results, idle)]
     if goals:
         out += ["### Goals (issue 3)", "", table(["goal", "measured", "verdict"], goals), ""]
     if errors:

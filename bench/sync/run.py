@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sync benchmark of issue 3: mailfs's IMAP sync against mbsync, same Dovecot, same mailbox.
 
-    bench/sync/run.py [--messages N ...] [--binary PATH] [--repeat K] [--no-warmup]
+    bench/sync/run.py [--messages N ...] [--binary PATH] [--initial-runs R] [--repeat K] [--no-warmup]
 
 Starts the test Dovecot (.ci/servers), seeds INBOXes with bench/generate_corpus.py messages,
 measures initial sync (wall time, peak RSS) and incremental syncs (nothing new, 10 new) of
@@ -39,17 +39,19 @@ def parse_arguments():
     parser.add_argument("--scratch-path", default=".build-syncbench",
                         help="swift build directory when --binary is not given (default .build-syncbench)")
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
+    parser.add_argument("--initial-runs", type=int, default=3, help="timed initial syncs of each client (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each incremental sync (default 3)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up initial syncs")
     parser.add_argument("--work", default="/tmp/mailfs-syncbench",
                         help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-syncbench)")
     parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
     options = parser.parse_args()
+    options.load_at_start = " ".join(f"{value:.2f}" for value in os.getloadavg())
     options.messages = sorted(set(options.messages or [1000, 10000]))
     if len(options.messages) > len(SIZE_USERS) or min(options.messages) < 1:
         parser.error(f"--messages: 1 to {len(SIZE_USERS)} sizes, each at least 1")
-    if options.repeat < 1:
-        parser.error("--repeat must be at least 1")
+    if options.repeat < 1 or options.initial_runs < 1:
+        parser.error("--repeat and --initial-runs must be at least 1")
     return options
 
 

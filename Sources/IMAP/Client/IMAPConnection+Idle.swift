@@ -10,16 +10,24 @@ extension IMAPConnection {
     ///     }
     ///
     /// Returns when EXISTS, EXPUNGE, FETCH or VANISHED arrives, when `maximum` elapses
-    /// (re-issue: every 20 minutes, Gmail 25), when `stopIdle()` is called, or when another
-    /// command is issued on this connection. It always sends DONE and reads the tagged
+    /// (re-issue: every 20 minutes, Gmail 25), when `stopIdle()` is called, when another
+    /// command is issued on this connection, or when the calling task is cancelled (then
+    /// `.stopped`, not a cancellation error). It always sends DONE and reads the tagged
     /// reply first, so the connection is ready for the next command. Keepalives
-    /// (`* OK Still here`) are ignored; the server may stay silent for `maximum` plus
-    /// 2 minutes (IMAP-QUIRKS §3) before the connection is closed with
-    /// `IMAPError.timedOut`. A BYE or a dropped connection throws as for any command.
+    /// (`* OK Still here`) are ignored and silence while idling does not trip the response
+    /// timeout: the allowance is `maximum` plus 2 minutes (IMAP-QUIRKS §3). A BYE or a
+    /// dropped connection throws as for any command.
     public func idle(maximum: Duration) async throws(IMAPError) -> IdleOutcome {
         guard supports("IDLE") else { throw .capabilityMissing("IDLE") }
-        let result = try await run("IDLE", configure: { $0.idle = IdleState(maximum: maximum) }) {
-            $0.raw("IDLE")
+        let result: CommandResult
+        do {
+            result = try await withTaskCancellationHandler {
+                try await run("IDLE", configure: { $0.idle = IdleState(maximum: maximum) }) { $0.raw("IDLE") }
+            } onCancel: {
+                stopIdle()
+            }
+        } catch {
+            throw IMAPClientHandler.imapError(for: error)
         }
         return try result.requireOK().idleOutcome ?? .timedOut
     }

@@ -93,6 +93,8 @@ public actor IMAPConnection {
             // A closed channel never reached the handler: nobody else completes the promise.
             command.promise.fail(IMAPError.connectionClosed)
         }
+        // A stop from a cancellation just before the write found no IDLE to end.
+        if command.idle != nil, Task.isCancelled { stopIdle() }
         do {
             return try await command.promise.futureResult.get()
         } catch {

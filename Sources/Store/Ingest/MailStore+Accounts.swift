@@ -51,7 +51,7 @@ extension MailStore {
             for depth in 1..<max(components.count, 1) {
                 let parent = components.prefix(depth).joined(separator: "/")
                 _ = try Self.insertFolderIfMissing(
-                    FolderRecord(accountId: accountId, path: parent, imapPath: "\u{0}\(parent)",
+                    FolderRecord(accountId: accountId, path: parent, imapPath: Self.hierarchyMarker + parent,
                                  type: .custom, isSelectable: false), db: db)
             }
             return try Self.insertFolderIfMissing(
@@ -59,6 +59,10 @@ extension MailStore {
                              type: type, isSelectable: isSelectable), db: db)
         }
     }
+
+    /// The `imapPath` of a directory that exists only because a folder below it does. Not
+    /// a NUL byte: SQLite compares text up to the first NUL, so every such name would collide.
+    static let hierarchyMarker = "mailfs-hierarchy:"
 
     private static func insertFolderIfMissing(_ folder: FolderRecord, db: Database) throws -> FolderRecord {
         if var existing = try FolderRecord

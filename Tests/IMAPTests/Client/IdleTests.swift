@@ -120,6 +120,39 @@ struct IdleTests {
         #expect(try await idled == .stopped)
     }
 
+    @Test("cancelling the idling task ends the IDLE with .stopped")
+    func cancelledTask() async throws {
+        let (server, imap) = try await ScriptedServer.connected(greeting: Self.greeting)
+        let idling = Task { try await imap.idle(maximum: .seconds(1200)) }
+        try await server.play("""
+            C: A0001 IDLE
+            S: + idling
+            """)
+        idling.cancel()
+        try await server.play("""
+            C: DONE
+            S: A0001 OK IDLE terminated
+            """)
+        #expect(try await idling.value == .stopped)
+        try await expectUsable(server, imap, tag: "A0002")
+    }
+
+    @Test("a task cancelled before IDLE sends DONE as soon as the + arrives")
+    func cancelledBeforeIdle() async throws {
+        let (server, imap) = try await ScriptedServer.connected(greeting: Self.greeting)
+        let idling = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await imap.idle(maximum: .seconds(1200))
+        }
+        try await server.play("""
+            C: A0001 IDLE
+            S: + idling
+            C: DONE
+            S: A0001 OK IDLE terminated
+            """)
+        #expect(try await idling.value == .stopped)
+    }
+
     @Test("a command issued during IDLE stops it and then runs")
     func commandStopsIdle() async throws {
         let (server, imap) = try await ScriptedServer.connected(greeting: Self.greeting)
