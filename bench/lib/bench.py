@@ -116,29 +116,32 @@ def say(step: str):
     print(f"== {step}", file=sys.stderr, flush=True)
 
 
+def corpus_for(options, bench_dir: Path) -> tuple[Path, str]:
+    """The Maildir++ tree to measure (given, or generated once and reused) and its description."""
+    if not options.maildir:
+        return corpus.ensure(bench_dir / "generate_corpus.py", bench_dir / "work", options.messages, options.seed)
+    tree = options.maildir.resolve()
+    if not (tree / ".Big" / "cur").is_dir():
+        sys.exit(f"bench: {tree} has no .Big/cur folder to list")
+    options.messages = len(corpus.message_files(tree))
+    return tree, f"existing tree {tree}"
+
+
 def main():
     options = arguments()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     signal.signal(signal.SIGHUP, lambda *_: sys.exit(129))
     bench_dir = Path(__file__).resolve().parent.parent
-    work = bench_dir / "work"
-    work.mkdir(exist_ok=True)
-    lock = hold_work_lock(work)
-    release_stale_mount(work / "mnt")
-    machine_facts = machine.facts(work, str(options.binary))
-    if options.maildir:
-        tree, summary = options.maildir.resolve(), f"existing tree {options.maildir.resolve()}"
-        if not (tree / ".Big" / "cur").is_dir():
-            sys.exit(f"bench: {tree} has no .Big/cur folder to list")
-        options.messages = len(corpus.message_files(tree))
-    else:
-        tree, summary = corpus.ensure(bench_dir / "generate_corpus.py", work, options.messages, options.seed)
+    (bench_dir / "work").mkdir(exist_ok=True)
+    lock = hold_work_lock(bench_dir / "work")
+    release_stale_mount(bench_dir / "work" / "mnt")
+    machine_facts = machine.facts(bench_dir / "work", str(options.binary))
+    tree, summary = corpus_for(options, bench_dir)
     setup = setup_for(options, bench_dir, tree)
     try:
         results = measure(setup, options.messages)
     except (timing.CommandFailed, RuntimeError) as failure:
-        print(f"bench: {failure}", file=sys.stderr)
-        sys.exit(1)
+        sys.exit(f"bench: {failure}")
     finally:
         release_stale_mount(setup.mount_point)
         shutil.rmtree(setup.copy, ignore_errors=True)
@@ -146,12 +149,10 @@ def main():
     corpus_lines = [f"{options.messages:,} messages: {summary}",
                     f"seed {options.seed} (corpus generator and the cat sample draw); grep word: `{options.word}`; "
                     f"cat samples: {options.samples}"]
-    report.write_markdown(bench_dir / "results.md", results, verdicts, machine_facts, corpus_lines,
-                          setup.notes, method_notes(setup))
-    print(rows.plain_text(results))
-    print()
-    print(report.goals_text(verdicts))
-    print(f"\nwritten: {bench_dir / 'results.md'}", file=sys.stderr)
+    written = bench_dir / "results.md"
+    report.write_markdown(written, results, verdicts, machine_facts, corpus_lines, setup.notes, method_notes(setup))
+    print(rows.plain_text(results) + "\n\n" + report.goals_text(verdicts))
+    print(f"\nwritten: {written}", file=sys.stderr)
     lock.close()
 
 

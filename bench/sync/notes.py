@@ -54,7 +54,7 @@ def method(options, servers, results, idle, kernel):
         f"Mailbox: messages from `bench/generate_corpus.py N --seed {options.seed}` (every folder of the generated "
         "tree into the one INBOX: median about 5 KB, 10 % with 20 KB to 1 MB attachments, a few of several MB). "
         "Appended over IMAP by `bench/sync/bulk_append.py` with MULTIAPPEND + LITERAL+, 250 messages a command "
-        f"({seeding(results)}; `seed.py`'s one APPEND per round trip took 27 ms a message, 4.5 min for 10,000). "
+        f"({seeding(results)}; `seed.py`, one APPEND per round trip, took 27 ms a message when tried here: 4.5 min for 10,000). "
         "INTERNALDATE is the append time, so all of it is inside mailfs's 30-day window. The account's other "
         "folders (Sent, Drafts, Trash, Junk, Archive) are empty; both clients list and sync all of them.",
         "mailfs: release build, `mailfs mount MNT --config C --data-dir D` into a fresh store, every setting at "
@@ -63,8 +63,8 @@ def method(options, servers, results, idle, kernel):
         "sets `phase: idle` and `last_sync` just before, and `.status` is checked after); mount ready = exec "
         "until `.status` can be read. Incremental = `sync` written to `.control` until the next \"sync "
         "finished\" line; the engine's own figure is that line's (0.1 s steps). Every read of `.log` costs the "
-        "mount CPU (see the `.log`/`.status` rows), so polls back off: every 5 % of the "
-        "time waited so far, 5 to 50 ms apart. mailfs fetches flags, "
+        "mount CPU (see the `.log`/`.status` rows; the cost grows with the lines in `.log`), so polls back "
+        "off: every 5 % of the time waited so far, 5 to 100 ms apart; mailfs's CPU figures include serving them. mailfs fetches flags, "
         "INTERNALDATE, size and Message-ID, then the raw bytes of messages up to 256 KB (BODYSTRUCTURE and "
         "text parts of larger ones), parses and indexes them (FTS, threads) before it reports idle.",
         "CPU time: mailfs = utime + stime of the mount process (/proc/PID/stat, all threads; deltas for the "
@@ -89,6 +89,8 @@ def method(options, servers, results, idle, kernel):
         "second). Message counts are checked after every initial sync and at the end on both sides."
         + (f" mailfs started {unasked} syncs on its own between an append and the trigger." if unasked else ""),
         runs_line(results),
+        *[f"{r['messages']:,}: a mailfs mount ended on its own during an initial sync ({text}); that run was "
+          "started again." for r in results for text in r.get("restarts", [])],
         f"Machine: {cpu_model()}, {os.cpu_count()} cores, Linux {kernel}, {filesystem} under {options.work}; "
         f"load average (1, 5, 15 min) at the start {options.load_at_start}, at the end {load}. Other processes "
         "on a shared machine stretch both clients' times, mbsync's fsyncs most: compare the ratios of one run, "

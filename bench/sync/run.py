@@ -44,6 +44,8 @@ def parse_arguments():
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up initial syncs")
     parser.add_argument("--work", default="/tmp/mailfs-syncbench",
                         help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-syncbench)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the stores, Maildirs and server state under --work (default: removed)")
     parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
     options = parser.parse_args()
     options.load_at_start = " ".join(f"{value:.2f}" for value in os.getloadavg())
@@ -95,13 +97,15 @@ def main():
             try:
                 results.append(SizeRun(options, servers, user, count).run())
             except BenchError as error:
-                errors.append(f"{count:,} messages: {error}")
+                errors.append(f"{count:,} messages: {str(error).splitlines()[0]} (details on stderr)")
                 say(f"[{count:,}] failed: {error}")
     except BenchError as error:
-        errors.append(str(error))
+        errors.append(f"{str(error).splitlines()[0]} (details on stderr)")
         say(f"failed: {error}")
     finally:
         servers.stop()
+        if not options.keep:
+            servers.remove()
     text = markdown(results, idle, notes.method(options, servers, results, idle, platform.release()), errors)
     Path(options.output).write_text(text)
     print(text)

@@ -45,6 +45,11 @@ class Servers:
             subprocess.run([str(SCRIPTS / "stop.sh"), str(self.state_dir)], capture_output=True)
             self.started = False
 
+    def remove(self):
+        """Deletes the state dir (certificates, configs, the seeded Maildirs) once stopped."""
+        if not self.started:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
+
     @property
     def port(self):
         return int(self.env["IMAPS_PORT"])
