@@ -146,7 +146,7 @@ def main():
         release_stale_mount(setup.mount_point)
         shutil.rmtree(setup.copy, ignore_errors=True)
     verdicts = report.goals(results, options.messages)
-    corpus_lines = [f"{options.messages:,} messages: {summary}",
+    corpus_lines = [summary if not options.maildir else f"{options.messages:,} messages: {summary}",
                     f"seed {options.seed} (corpus generator and the cat sample draw); grep word: `{options.word}`; "
                     f"cat samples: {options.samples}"]
     written = bench_dir / "results.md"

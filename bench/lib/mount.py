@@ -14,7 +14,8 @@ class Mount:
     def __init__(self, binary: Path, mount_point: Path, data_dir: Path, env: dict, log: Path):
         self.binary, self.mount_point, self.data_dir, self.env, self.log = binary, mount_point, data_dir, env, log
         self.process = None
-        self.startup_seconds = None
+        self.mounted_seconds = None      # when the mount point turned into a mount
+        self.startup_seconds = None      # when .status could be read through it
 
     def start(self) -> float:
         """Execs mailfs and returns the seconds until `.status` could be read through the mount."""
@@ -26,7 +27,9 @@ class Mount:
                 [str(self.binary), "mount", str(self.mount_point), "--data-dir", str(self.data_dir)],
                 stdout=log, stderr=log, env=self.env)
         while True:
-            if os.path.ismount(self.mount_point) and readable(status):
+            if self.mounted_seconds is None and os.path.ismount(self.mount_point):
+                self.mounted_seconds = time.perf_counter() - started
+            if self.mounted_seconds is not None and readable(status):
                 self.startup_seconds = time.perf_counter() - started
                 return self.startup_seconds
             if self.process.poll() is not None:
