@@ -1,1 +1,0 @@
-// The IMAP module: see Grammar/, Parser/, Client/.
