@@ -41,6 +41,18 @@ public enum FileNamer {
         return local.isEmpty ? unknownSender : String(local)
     }
 
+    /// The first of `name`, `name (2)`, `name (3)`… that `isTaken` does not claim.
+    public static func firstFree(_ name: String, keepingExtension: Bool = true,
+                                 isTaken: (String) throws -> Bool) rethrows -> String {
+        var candidate = name
+        var attempt = 1
+        while try isTaken(candidate) {
+            attempt += 1
+            candidate = disambiguate(name, attempt: attempt, keepingExtension: keepingExtension)
+        }
+        return candidate
+    }
+
     /// `name (2).eml` for attempt 2, `name (3).eml` for 3 …; the name itself for attempt 1
     /// or less. The stem is cut so the result still fits in `maxNameBytes`.
     public static func disambiguate(_ name: String, attempt: Int, keepingExtension: Bool = true) -> String {

@@ -67,15 +67,11 @@ extension MailStore {
     }
 
     private static func uniqueFileName(_ base: String, accountId: Int64, db: Database) throws -> String {
-        var candidate = base
-        var attempt = 1
-        while try EmailRecord
-            .filter(Column("accountId") == accountId && Column("fileName") == candidate)
-            .fetchCount(db) > 0 {
-            attempt += 1
-            candidate = FileNamer.disambiguate(base, attempt: attempt)
+        try FileNamer.firstFree(base) { candidate in
+            try EmailRecord
+                .filter(Column("accountId") == accountId && Column("fileName") == candidate)
+                .fetchCount(db) > 0
         }
-        return candidate
     }
 
     private static func insertAttachments(_ attachments: [AttachmentInfo], emailId: Int64,
@@ -83,12 +79,7 @@ extension MailStore {
         var taken = Set<String>()
         for info in attachments {
             let base = FileNamer.sanitize(info.filename ?? AttachmentNaming.fallbackName(for: info))
-            var name = base
-            var attempt = 1
-            while taken.contains(name) {
-                attempt += 1
-                name = FileNamer.disambiguate(base, attempt: attempt)
-            }
+            let name = FileNamer.firstFree(base) { taken.contains($0) }
             taken.insert(name)
             var record = AttachmentRecord(
                 id: nil, emailId: emailId, partId: info.partID, fileName: name,

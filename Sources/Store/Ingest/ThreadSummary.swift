@@ -30,12 +30,7 @@ extension ThreadMetadata {
     /// A new thread, named after its root message, unique among `takenNames`.
     func newThread(accountId: Int64, rootDate: Date, takenNames: Set<String>) -> ThreadRecord {
         let base = FileNamer.threadDirectoryName(date: rootDate, subject: subject)
-        var name = base
-        var attempt = 1
-        while takenNames.contains(name) {
-            attempt += 1
-            name = FileNamer.disambiguate(base, attempt: attempt, keepingExtension: false)
-        }
+        let name = FileNamer.firstFree(base, keepingExtension: false) { takenNames.contains($0) }
         var thread = ThreadRecord(id: nil, accountId: accountId, dirName: name, subject: subject,
                                   latestDate: latestDate, messageCount: 0, unreadCount: 0,
                                   participants: "", snippet: "")
