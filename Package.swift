@@ -38,12 +38,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the IMAP and SMTP clients share: TLS settings (1.2+, verified certificates).
+        .target(
+            name: "Transport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // IMAP client: response grammar and parser (pure), command encoding, and the
         // SwiftNIO + NIOSSL connection.
         .target(
             name: "IMAP",
             dependencies: [
-                "MailCore",
+                "MailCore", "Transport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // SMTP client: reply parser and session state machine (pure), and the SwiftNIO +
+        // NIOSSL connection that submits a message.
+        .target(
+            name: "SMTP",
+            dependencies: [
+                "Transport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -54,7 +74,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
-                "MailCore", "IMAP", "Store", "Config",
+                "MailCore", "IMAP", "SMTP", "Transport", "Store", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -79,11 +99,15 @@ let package = Package(
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Store", "Config", "MailCore", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "SMTP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
         .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
         .testTarget(
             name: "IMAPTests",
-            dependencies: ["IMAP", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: ["IMAP", "Transport", .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "SMTPTests",
+            dependencies: ["SMTP", "Transport", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         .testTarget(name: "MountTests", dependencies: ["TestSupport"]),
     ],

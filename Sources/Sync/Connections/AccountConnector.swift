@@ -1,3 +1,4 @@
+import Transport
 import Config
 import IMAP
 import Logging

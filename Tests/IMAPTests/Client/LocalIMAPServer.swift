@@ -1,3 +1,4 @@
+import Transport
 import Foundation
 import NIOCore
 import NIOPosix
