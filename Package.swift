@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
-                "MailCore", "IMAP", "SMTP", "Transport", "Store", "Config",
+                "MailCore", "IMAP", "Transport", "Store", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "SMTP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
         .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
         .testTarget(
             name: "IMAPTests",

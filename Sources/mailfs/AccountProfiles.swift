@@ -8,7 +8,8 @@ enum AccountProfiles {
             AccountProfile(name: account.name, address: account.address,
                            provider: account.provider.rawValue, auth: account.auth.rawValue,
                            imap: account.imap.description,
-                           smtp: account.smtp?.description ?? "none")
+                           smtp: account.smtp?.description ?? "none",
+                           cacheLimitBytes: Int64(account.settings.cacheLimitBytes))
         }
     }
 }

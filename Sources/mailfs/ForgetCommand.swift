@@ -16,6 +16,7 @@ struct ForgetCommand: ParsableCommand {
             throw CleanExit.failure("\(account) is still in the config: remove it there first")
         }
         let store = try location.openStore()
+        if let id = try store.account(named: account)?.id { try store.clearCache(accountId: id) }
         guard try store.deleteAccount(named: account) else {
             throw CleanExit.failure("no account named \(account) in the store")
         }

@@ -41,9 +41,7 @@ struct MountCommand: ParsableCommand {
         for account in config?.accounts ?? [] {
             try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         }
-        var settings = MailTree.Settings()
-        settings.cacheLimitBytes = Int64((config?.defaults ?? AccountSettings()).cacheLimitBytes)
-        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config), settings: settings)
+        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config))
         let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
                                    allowOther: allowOther, debug: fuseDebug,
                                    spaceReportPath: store.databaseURL.deletingLastPathComponent().path)

@@ -29,11 +29,9 @@ struct StatusCommand: ParsableCommand {
             guard let id = record.id else { continue }
             let profile = profiles.first { $0.name == record.name }
                 ?? .offline(name: record.name, address: record.address)
-            let limit = Int64(config?.account(named: record.name)?.settings.cacheLimitBytes
-                              ?? (config?.defaults ?? .init()).cacheLimitBytes)
             facts.append((record.name, StatusReport.AccountFacts(
                 activity: AccountActivity.State(), profile: profile, lastSync: record.lastSyncDate,
-                outbox: (0, 0, 0), cacheBytes: 0, cacheLimitBytes: limit,
+                outbox: (0, 0, 0), cacheBytes: try store.cacheUsage(accountId: id), cacheLimitBytes: profile.cacheLimitBytes,
                 folders: try store.folderStatus(accountId: id))))
         }
         if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }

@@ -25,6 +25,7 @@ enum SyncEngine {
                 return false
             }
         }
+        tree.provideContent(with: coordinator)
         coordinator.start()
         return coordinator
     }

@@ -19,9 +19,7 @@ extension MailTree {
             return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true)
         case .message, .attachmentFile:
             guard !writing else { throw FSError(EROFS) }
-            _ = try attributes(of: node)
-            // Content under an inode never changes: the page cache may keep it.
-            return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false)
+            return try openContent(node)
         default:
             throw FSError(EISDIR)
         }
@@ -35,6 +33,8 @@ extension MailTree {
         case .stored(let node)?:
             bytes = try storedContent(node)
             files.update(handle) { $0 = .content(bytes) }
+        case .disk(let fd, let fileSize)?:
+            return try Self.read(fd: fd, fileSize: fileSize, offset: offset, size: size)
         default:
             throw FSError(EBADF)
         }
@@ -45,10 +45,28 @@ extension MailTree {
     }
 
     public func release(_ inode: Inode, handle: UInt64) {
-        files.close(handle)
+        if case .disk(let fd, _)? = files.close(handle) { close(fd) }
     }
 
-    /// The bytes of a message or attachment, read from the store.
+    /// Up to `size` bytes at `offset` of a cached file (short only at its end).
+    private static func read(fd: Int32, fileSize: Int64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
+        guard offset < UInt64(max(fileSize, 0)), size > 0 else { return [] }
+        let count = Int(min(UInt64(size), UInt64(fileSize) - offset))
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let result = buffer.withUnsafeMutableBytes { raw in
+                pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+            }
+            if result < 0 && errno == EINTR { continue }
+            guard result >= 0 else { throw FSError(EIO) }
+            if result == 0 { break }
+            filled += result
+        }
+        return filled == count ? buffer : Array(buffer[..<filled])
+    }
+
+    /// The bytes of a message or attachment whose raw message the store holds.
     private func storedContent(_ node: Node) throws(FSError) -> [UInt8] {
         switch node {
         case .message(let id):
@@ -94,7 +112,8 @@ extension MailTree {
         let activity = accounts.activity(for: account)
         return StatusReport.AccountFacts(
             activity: activity.snapshot, profile: activity.profile, lastSync: account.lastSyncDate,
-            outbox: (0, 0, 0), cacheBytes: 0, cacheLimitBytes: settings.cacheLimitBytes,
+            outbox: (0, 0, 0), cacheBytes: try store.cacheUsage(accountId: id),
+            cacheLimitBytes: activity.profile.cacheLimitBytes,
             folders: try store.folderStatus(accountId: id))
     }
 }

@@ -20,12 +20,13 @@ public final class MailTree: FilesystemOperations {
     /// when the command is not understood for that account.
     public typealias ControlHandler = @Sendable (_ account: String, _ command: String) -> Bool
     let controlHandler = Mutex<ControlHandler?>(nil)
+    /// Downloads content the store does not hold (the sync engine); nil for a mount of
+    /// offline accounts only.
+    let contentProvider = Mutex<(any ContentProvider)?>(nil)
 
     public struct Settings: Sendable {
         /// Directory mtimes (other than threads) are the mount time.
         public var mountedAt = Date()
-        /// Per-account cache limit for `.status`, in bytes.
-        public var cacheLimitBytes: Int64 = 500 << 20
         public init() {}
     }
 
@@ -44,6 +45,10 @@ public final class MailTree: FilesystemOperations {
 
     public func onControl(_ handler: @escaping ControlHandler) {
         controlHandler.withLock { $0 = handler }
+    }
+
+    public func provideContent(with provider: any ContentProvider) {
+        contentProvider.withLock { $0 = provider }
     }
 
     /// The live state of an account, for the sync engine to update.

@@ -35,6 +35,12 @@ public enum MessageParser {
         return TransferEncoding.decode(raw[part.bodyRange], encoding: part.transferEncoding)
     }
 
+    /// A part's body as fetched alone (`BODY[2]`), decoded by its Content-Transfer-Encoding
+    /// ("base64", "quoted-printable"; anything else is the content itself).
+    public static func decodeTransferEncoding(_ body: [UInt8], encoding: String) -> [UInt8] {
+        TransferEncoding.decode(body[...], encoding: TransferEncoding.name(encoding))
+    }
+
     /// Message-ID, In-Reply-To, References, addresses, subject and date.
     static func fillEnvelope(_ message: inout ParsedMessage) {
         message.messageID = message.header("Message-ID").flatMap(MessageIDList.first)

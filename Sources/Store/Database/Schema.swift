@@ -7,6 +7,7 @@ enum Schema {
         migrator.registerMigration("v1-core", migrate: createCore)
         migrator.registerMigration("v1-search", migrate: createSearchIndex)
         migrator.registerMigration("v1-outbox", migrate: createSendQueue)
+        migrator.registerMigration("v2-content-cache", migrate: createContentCache)
         return migrator
     }
 
@@ -141,5 +142,28 @@ enum Schema {
             t.column("acceptedAt", .datetime)
             t.uniqueKey(["accountId", "fileName"])
         }
+    }
+
+    /// Content downloaded on first read (FR-SYNC-08): one row per cached file, for LRU
+    /// eviction per account. Attachments also mirror it in `isDownloaded`/`cachePath`.
+    /// `sizeIsExact`: an attachment's size from BODYSTRUCTURE is an estimate until the
+    /// part has been downloaded once; it stays exact after eviction.
+    private static func createContentCache(_ db: Database) throws {
+        try db.create(table: "cachedContent") { t in
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            t.belongsTo("email", onDelete: .cascade).notNull()
+            // "" for the whole message, else the IMAP section of the part ("2", "1.3").
+            t.column("partId", .text).notNull()
+            // Relative to the account's cache directory; built from ids only.
+            t.column("fileName", .text).notNull()
+            t.column("sizeBytes", .integer).notNull()
+            t.column("lastAccess", .datetime).notNull()
+            t.primaryKey(["emailId", "partId"])
+        }
+        try db.create(index: "cachedContent_lru", on: "cachedContent", columns: ["accountId", "lastAccess"])
+        try db.alter(table: "attachment") { t in
+            t.add(column: "sizeIsExact", .boolean).notNull().defaults(to: true)
+        }
+        try db.execute(sql: "UPDATE attachment SET sizeIsExact = isDownloaded")
     }
 }

@@ -29,6 +29,10 @@ extension MailStore {
         try pool.read { db in try AccountRecord.filter(Column("name") == name).fetchOne(db) }
     }
 
+    public func accountName(id: Int64) throws -> String? {
+        try pool.read { db in try String.fetchOne(db, sql: "SELECT name FROM account WHERE id = ?", arguments: [id]) }
+    }
+
     /// Deletes an account and everything it owns (`mailfs forget`).
     public func deleteAccount(named name: String) throws -> Bool {
         try pool.write { db in

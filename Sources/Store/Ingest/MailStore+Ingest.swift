@@ -85,7 +85,7 @@ extension MailStore {
                 id: nil, emailId: emailId, partId: info.partID, fileName: name,
                 mimeType: info.mimeType, sizeBytes: Int64(info.size), encoding: info.encoding,
                 isInline: info.isInline, contentId: info.contentID,
-                isDownloaded: downloaded, cachePath: nil, lastAccess: nil)
+                isDownloaded: downloaded, cachePath: nil, lastAccess: nil, sizeIsExact: downloaded)
             try record.insert(db)
         }
     }

@@ -99,6 +99,15 @@ extension MailStore {
         }
     }
 
+    /// Whether the store holds the message's raw bytes (small messages, imports), without
+    /// reading them.
+    public func hasRawMessage(emailId: Int64) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)",
+                              arguments: [emailId]) ?? false
+        }
+    }
+
     public func folderStatus(accountId: Int64) throws -> [FolderStatusRow] {
         try pool.read { db in
             try FolderStatusRow.fetchAll(db, sql: """

@@ -117,6 +117,8 @@ public struct AttachmentRecord: Codable, Sendable, Equatable, FetchableRecord, M
     public var isDownloaded: Bool
     public var cachePath: String?
     public var lastAccess: Date?
+    /// False while `sizeBytes` is BODYSTRUCTURE's estimate (the part was never downloaded).
+    public var sizeIsExact: Bool
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

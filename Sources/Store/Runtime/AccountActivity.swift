@@ -12,14 +12,18 @@ public struct AccountProfile: Sendable, Equatable {
     /// `host:port security`, or "none" for offline accounts.
     public var imap: String
     public var smtp: String
+    /// `cache_limit_mb`, for the `cache:` line.
+    public var cacheLimitBytes: Int64
 
-    public init(name: String, address: String, provider: String, auth: String, imap: String, smtp: String) {
+    public init(name: String, address: String, provider: String, auth: String, imap: String, smtp: String,
+                cacheLimitBytes: Int64 = 500 << 20) {
         self.name = name
         self.address = address
         self.provider = provider
         self.auth = auth
         self.imap = imap
         self.smtp = smtp
+        self.cacheLimitBytes = cacheLimitBytes
     }
 
     /// An account imported with `mailfs import`: no server at all.

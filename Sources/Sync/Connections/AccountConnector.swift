@@ -9,7 +9,7 @@ import Store
 /// AUTHENTICATE PLAIN or XOAUTH2, and FR-SYNC-09's retries with backoff.
 struct AccountConnector: Sendable {
     let account: AccountConfig
-    let timing: SyncTiming
+    var timing: SyncTiming
     let logger: Logger
     /// Runs a credential command; replaceable so tests can count invocations.
     var secret: @Sendable (String) throws(SecretCommand.Failure) -> String = { command throws(SecretCommand.Failure) in
@@ -53,7 +53,7 @@ struct AccountConnector: Sendable {
         }
     }
 
-    private func openOnce(phase: @Sendable (SyncPhase) -> Void) async throws(Failure) -> IMAPConnection {
+    func openOnce(phase: @Sendable (SyncPhase) -> Void) async throws(Failure) -> IMAPConnection {
         phase(.connecting)
         let connection: IMAPConnection
         do {

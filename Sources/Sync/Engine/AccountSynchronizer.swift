@@ -14,6 +14,7 @@ public actor AccountSynchronizer {
     let activity: AccountActivity
     let pool: ConnectionPool
     let connector: AccountConnector
+    nonisolated let downloader: ContentDownloader
     let logger: Logger
     nonisolated let timing: SyncTiming
     private var accountId: Int64?
@@ -29,6 +30,9 @@ public actor AccountSynchronizer {
         self.logger = logger
         pool = ConnectionPool(maxConnections: maxConnections, global: global)
         connector = AccountConnector(account: account, timing: timing, logger: logger)
+        downloader = ContentDownloader(
+            store: store, pool: pool, connector: connector, activity: activity, timing: timing,
+            cacheLimitBytes: Int64(account.settings.cacheLimitBytes), keepsUnfiledMessages: account.provider == .gmail)
     }
 
     /// Runs one full sync cycle and reports its outcome in `.status` and `.log`.

@@ -8,6 +8,7 @@ import Synchronization
 /// trigger". A slow, failing or misconfigured account never delays another.
 public final class SyncCoordinator: Sendable {
     private let accounts: [String: (synchronizer: AccountSynchronizer, trigger: SyncTrigger)]
+    private let store: MailStore
     private let global: AsyncSemaphore
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// FR-SYNC-16: at most 30 IMAP connections across all accounts.
@@ -27,6 +28,7 @@ public final class SyncCoordinator: Sendable {
         }
         self.accounts = accounts
         self.global = global
+        self.store = store
     }
 
     /// Starts the per-account loops; each syncs at once, then every poll interval, and
@@ -73,5 +75,16 @@ public final class SyncCoordinator: Sendable {
             for task in tasks { task.cancel() }
             tasks.removeAll()
         }
+    }
+}
+
+/// Content on first read: each message is downloaded by its own account's downloader.
+extension SyncCoordinator: ContentProvider {
+    public func content(_ key: ContentKey) async throws(ContentUnavailable) -> CachedFile {
+        guard let accountId = try? store.accountId(ofEmail: key.emailId) else { throw .gone }
+        guard let name = try? store.accountName(id: accountId), let entry = accounts[name] else {
+            throw .failed("the account has no server to download from (offline)")
+        }
+        return try await entry.synchronizer.downloader.content(key).get()
     }
 }

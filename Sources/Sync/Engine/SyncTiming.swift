@@ -10,6 +10,9 @@ public struct SyncTiming: Sendable, Equatable {
     public var responseTimeout: Duration = .seconds(120)
     /// Periodic sync of every folder (DESIGN.md §6: other folders are polled every 5 minutes).
     public var pollInterval: Duration = .seconds(300)
+    /// Waits before the 2nd, 3rd and 4th attempt of a download on first read (FR-SYNC-08);
+    /// short, since a reader is waiting.
+    public var downloadRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
 
     public init() {}
 

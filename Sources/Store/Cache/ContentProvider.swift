@@ -1,0 +1,21 @@
+/// Why content that is not on disk could not be had.
+public enum ContentUnavailable: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server no longer has the message (deleted since the last sync): ENOENT.
+    case gone
+    /// The download failed after its retries, or the account cannot reach a server: EIO.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .gone: "the message was deleted on the server"
+        case .failed(let reason): reason
+        }
+    }
+}
+
+/// Downloads content the store does not hold (the sync engine implements it), so the
+/// mount can serve a first read. One call per missing content; concurrent calls for the
+/// same key share one download.
+public protocol ContentProvider: Sendable {
+    func content(_ key: ContentKey) async throws(ContentUnavailable) -> CachedFile
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Reading through the mount downloads what sync left on the server (raw_store_max_kb = 0
+/// here, so every message and attachment is lazy), with real cat, cp, cmp, dd and sha256sum.
+@Suite("Mounted lazy content", .serialized)
+struct LazyMountTests {
+    /// bob's account config with nothing stored whole at sync, and a mount of it.
+    func mountBob(cacheLimitMB: Int = 500) throws -> MountedMailfs {
+        let mount = try MountedMailfs()
+        let configDir = mount.root.appendingPathComponent("config/mailfs")
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+        try """
+            [accounts.bob]
+            address = "\(try SyncedMountTests.env("BOB_EMAIL"))"
+            username = "bob"
+            password_command = "printenv MAILFS_TEST_BOB_PASSWORD"
+            ca_file = "\(try SyncedMountTests.env("CA_FILE"))"
+            raw_store_max_kb = 0
+            cache_limit_mb = \(cacheLimitMB)
+
+            [accounts.bob.imap]
+            host = "127.0.0.1"
+            port = \(try SyncedMountTests.env("IMAPS_PORT"))
+            """.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        return mount
+    }
+
+    /// A message built by Python's email package (a real-world MIME generator) with a
+    /// random binary attachment, a UTF-8 text attachment (quoted-printable) and a
+    /// non-ASCII file name, appended to a new folder of bob's. Returns the folder.
+    func seedMessage(in work: URL, subject: String) throws -> String {
+        let folder = "Lazy-\(UUID().uuidString.prefix(8))"
+        #expect(try SyncedMountTests.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
+        let script = """
+            import email.message, email.policy, os, sys
+            work, subject = sys.argv[1], sys.argv[2]
+            m = email.message.EmailMessage(policy=email.policy.SMTP)
+            m['From'] = 'Ann <ann@example.test>'; m['To'] = 'bob@example.test'; m['Subject'] = subject
+            m['Date'] = 'Sat, 21 Nov 2026 09:00:00 +0000'; m['Message-ID'] = '<%s@test>' % subject
+            m.set_content('The report is attached.')
+            report = os.urandom(3_000_000); open(os.path.join(work, 'report.pdf'), 'wb').write(report)
+            m.add_attachment(report, maintype='application', subtype='pdf', filename='report.pdf')
+            notes = ('Zürich = naïve café ' * 40 + '\\n') * 200
+            open(os.path.join(work, 'notes.txt'), 'wb').write(notes.encode())
+            m.add_attachment(notes, subtype='plain', filename='résumé notes.txt', cte='quoted-printable')
+            open(os.path.join(work, 'message.eml'), 'wb').write(m.as_bytes())
+            """
+        let result = try Shell.run("/usr/bin/python3", ["-c", script, work.path, subject])
+        #expect(result.status == 0, "\(result.output)")
+        let append = try SyncedMountTests.seed(["append", "--user", "bob", "--mailbox", folder,
+                                                work.appendingPathComponent("message.eml").path])
+        #expect(append.status == 0, "\(append.output)")
+        return folder
+    }
+
+    @Test("cat, cp, cmp, dd and sha256sum see every byte of lazily downloaded messages and attachments")
+    func readsThroughTheMount() async throws {
+        try await SharedServers.shared {
+            let mount = try mountBob()
+            let work = mount.root.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let subject = "Lazy report \(UUID().uuidString.prefix(6))"
+            let folder = try seedMessage(in: work, subject: subject)
+            try mount.start()
+            let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
+            let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
+            #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            let original = work.appendingPathComponent("message.eml").path
+            let size = try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int
+            #expect(try mount.sh("stat -c %s '\(eml)'").lines == ["\(size ?? -1)"], "st_size is exact before the download")
+            #expect(try mount.sh("cmp '\(eml)' '\(original)'").status == 0)
+            #expect(try mount.sh("head -c 200 '\(eml)'").output == String(decoding: try Data(contentsOf: URL(fileURLWithPath: original)).prefix(200), as: UTF8.self))
+            #expect(try mount.sh("dd if='\(eml)' bs=1000 skip=2000 count=5 status=none | cmp - <(dd if='\(original)' bs=1000 skip=2000 count=5 status=none)".bashed).status == 0)
+
+            #expect(try mount.sh("ls '\(attachments)'").lines == ["report.pdf", "résumé notes.txt"])
+            // Four readers at once, before anything is cached: one download of the part.
+            let parallel = try mount.sh("for i in 1 2 3 4; do sha256sum '\(attachments)/report.pdf' & done; wait")
+            let digest = try Shell.run("/usr/bin/sha256sum", [work.appendingPathComponent("report.pdf").path]).output.prefix(64)
+            #expect(parallel.lines.count == 4 && parallel.lines.allSatisfy { $0.hasPrefix(digest) }, "\(parallel.output)")
+            let log = try mount.sh("cat bob/.log").output
+            #expect(log.components(separatedBy: "part 2 (3000000 bytes)").count == 2, "one download: \(log)")
+            #expect(try mount.sh("cp '\(attachments)/report.pdf' '\(work.path)/copy.pdf' && cmp '\(work.path)/copy.pdf' '\(work.path)/report.pdf'").status == 0)
+            #expect(try mount.sh("cmp '\(attachments)/résumé notes.txt' '\(work.path)/notes.txt'").status == 0)
+            #expect(try mount.sh("stat -c %s '\(attachments)/report.pdf'").lines == ["3000000"], "exact size once downloaded")
+            let cacheLine = try mount.sh("grep '^cache:' bob/.status").output
+            #expect(cacheLine.hasPrefix("cache: ") && !cacheLine.hasPrefix("cache: 0 MB") && cacheLine.contains("/ 500 MB"), "\(cacheLine)")
+
+            // Emptied cache: the next read downloads again.
+            let clear = try mount.mailfs(["cache", "clear", "bob", "--data-dir", mount.dataDir.path])
+            #expect(clear.status == 0 && clear.output.contains("bob:"), "\(clear.output)")
+            #expect(try mount.sh("cmp '\(attachments)/report.pdf' '\(work.path)/report.pdf'").status == 0)
+            #expect(try mount.sh("cat bob/.log").output.components(separatedBy: "part 2 (3000000 bytes)").count == 3)
+        }
+    }
+
+    @Test("a message deleted on the server since the sync is ENOENT at open and leaves the listing")
+    func deletedOnServer() async throws {
+        try await SharedServers.shared {
+            let mount = try mountBob()
+            let work = mount.root.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let subject = "Lazy gone \(UUID().uuidString.prefix(6))"
+            let folder = try seedMessage(in: work, subject: subject)
+            try mount.start()
+            let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
+            #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try SyncedMountTests.seed(["expunge", "--user", "bob", "--mailbox", folder,
+                                               "--message-id", "<\(subject)@test>"]).status == 0)
+            let read = try mount.sh("cat '\(eml)' 2>&1 >/dev/null")
+            #expect(read.status != 0 && read.output.contains("No such file"), "\(read.output)")
+            #expect(try waitFor(seconds: 5) { try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"] })
+        }
+    }
+
+    func waitFor(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return false
+    }
+}
+
+extension String {
+    /// The command run by bash (for process substitution) from the mount's sh.
+    var bashed: String { "bash -c '\(replacingOccurrences(of: "'", with: "'\\''"))'" }
+}
