@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
-                "MailCore", "IMAP", "Transport", "Store", "Config",
+                "MailCore", "IMAP", "SMTP", "Transport", "Store", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -21,6 +21,9 @@ public struct AccountSettings: Sendable, Equatable {
     /// First retry delay of FR-SYNC-09's 5 s / 15 s / 45 s: each later one is three times
     /// the previous. Tests set 0; users rarely need to touch it.
     public var retryDelaySeconds = 5
+    /// First retry delay of a failed send (FR-SYNC-07's 30 s / 2 min / 8 min: each later one
+    /// is four times the previous). Tests set it low.
+    public var sendRetryDelaySeconds = 30
     /// Seconds between periodic syncs of every folder (DESIGN.md §6: 5 minutes).
     public var pollIntervalSeconds = 300
 
@@ -43,6 +46,7 @@ extension AccountSettings {
         SettingKey("undo_seconds", \.undoSeconds, .range(0...3600)),
         SettingKey("delete_guard", \.deleteGuard, .range(0...1_000_000)),
         SettingKey("max_connections", \.maxConnections, .range(1...30)),
+        SettingKey("send_retry_delay_seconds", \.sendRetryDelaySeconds, .range(0...3600)),
     ]
 
     static var keyNames: [String] { keys.map(\.name) }

@@ -53,6 +53,7 @@ public enum ConfigHelp {
           connect_timeout_seconds = 30   a server that does not answer within this is down
           retry_delay_seconds = 5   first retry after a failed connection; then 3x, 9x
           poll_interval_seconds = 300    how often every folder is synced
+          send_retry_delay_seconds = 30  first retry of a failed send; then 4x, 16x
 
         [accounts.NAME]  (NAME is the account's directory: letters, digits, - _ . ;
                           not starting with '.', and not "inbox")

@@ -38,6 +38,8 @@ struct MountCommand: ParsableCommand {
         }
         let config = try location.loadConfig()
         let store = try location.openStore()
+        // Files being written when a previous run died were never acknowledged to their writer.
+        try store.removeDrafts()
         for account in config?.accounts ?? [] {
             try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         }

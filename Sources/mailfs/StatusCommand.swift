@@ -31,7 +31,7 @@ struct StatusCommand: ParsableCommand {
                 ?? .offline(name: record.name, address: record.address)
             facts.append((record.name, StatusReport.AccountFacts(
                 activity: AccountActivity.State(), profile: profile, lastSync: record.lastSyncDate,
-                outbox: (0, 0, 0), cacheBytes: try store.cacheUsage(accountId: id), cacheLimitBytes: profile.cacheLimitBytes,
+                outbox: try store.outboxCounts(accountId: id), cacheBytes: try store.cacheUsage(accountId: id), cacheLimitBytes: profile.cacheLimitBytes,
                 folders: try store.folderStatus(accountId: id))))
         }
         if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }

@@ -26,6 +26,7 @@ enum SyncEngine {
             }
         }
         tree.provideContent(with: coordinator)
+        tree.provideSending(with: coordinator)
         coordinator.start()
         return coordinator
     }

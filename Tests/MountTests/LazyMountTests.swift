@@ -35,19 +35,20 @@ struct LazyMountTests {
         #expect(try SyncedMountTests.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
         let script = """
             import email.message, email.policy, os, sys
-            work, subject = sys.argv[1], sys.argv[2]
+            work, subject, message_id = sys.argv[1], sys.argv[2], sys.argv[3]
             m = email.message.EmailMessage(policy=email.policy.SMTP)
             m['From'] = 'Ann <ann@example.test>'; m['To'] = 'bob@example.test'; m['Subject'] = subject
-            m['Date'] = 'Sat, 21 Nov 2026 09:00:00 +0000'; m['Message-ID'] = '<%s@test>' % subject
+            m['Date'] = 'Sat, 21 Nov 2026 09:00:00 +0000'; m['Message-ID'] = '<%s>' % message_id
             m.set_content('The report is attached.')
             report = os.urandom(3_000_000); open(os.path.join(work, 'report.pdf'), 'wb').write(report)
             m.add_attachment(report, maintype='application', subtype='pdf', filename='report.pdf')
             notes = ('Zürich = naïve café ' * 40 + '\\n') * 200
-            open(os.path.join(work, 'notes.txt'), 'wb').write(notes.encode())
+            # Text travels in MIME's canonical form: its line breaks come back as CRLF.
+            open(os.path.join(work, 'notes.txt'), 'wb').write(notes.replace('\\n', '\\r\\n').encode())
             m.add_attachment(notes, subtype='plain', filename='résumé notes.txt', cte='quoted-printable')
             open(os.path.join(work, 'message.eml'), 'wb').write(m.as_bytes())
             """
-        let result = try Shell.run("/usr/bin/python3", ["-c", script, work.path, subject])
+        let result = try Shell.run("/usr/bin/python3", ["-c", script, work.path, subject, Self.messageId(subject)])
         #expect(result.status == 0, "\(result.output)")
         let append = try SyncedMountTests.seed(["append", "--user", "bob", "--mailbox", folder,
                                                 work.appendingPathComponent("message.eml").path])
@@ -107,11 +108,42 @@ struct LazyMountTests {
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
             #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
             #expect(try SyncedMountTests.seed(["expunge", "--user", "bob", "--mailbox", folder,
-                                               "--message-id", "<\(subject)@test>"]).status == 0)
+                                               "--message-id", "<\(Self.messageId(subject))>"]).status == 0)
             let read = try mount.sh("cat '\(eml)' 2>&1 >/dev/null")
             #expect(read.status != 0 && read.output.contains("No such file"), "\(read.output)")
             #expect(try waitFor(seconds: 5) { try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"] })
         }
+    }
+
+    @Test("with the server stopped an uncached file is EIO within the retry bound; cached ones still read")
+    func serverDown() async throws {
+        try await SharedServers.exclusive {
+            let mount = try mountBob()
+            let work = mount.root.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let subject = "Lazy down \(UUID().uuidString.prefix(6))"
+            let folder = try seedMessage(in: work, subject: subject)
+            try mount.start()
+            let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
+            let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
+            #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0)
+            let ctl = URL(fileURLWithPath: try SyncedMountTests.env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
+            let state = try SyncedMountTests.env("STATE_DIR")
+            #expect(try ChildProcess("/bin/bash", [ctl, state, "stop", "dovecot"], captureOutput: false).wait() == 0)
+            defer { _ = try? ChildProcess("/bin/bash", [ctl, state, "start", "dovecot"], captureOutput: false).wait() }
+            let started = Date()
+            let read = try mount.sh("cat '\(attachments)/report.pdf' 2>&1 >/dev/null")
+            #expect(Date().timeIntervalSince(started) < 15, "attempts after 0, 1, 3 and 7 s")
+            #expect(read.status != 0 && read.output.contains("Input/output error"), "\(read.output)")
+            #expect(try mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0, "cached content reads offline")
+            let status = try mount.sh("cat bob/.status").output
+            #expect(status.contains("download of message"), "\(status)")
+        }
+    }
+
+    static func messageId(_ subject: String) -> String {
+        subject.replacingOccurrences(of: " ", with: "-") + "@test"
     }
 
     func waitFor(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {

@@ -27,6 +27,16 @@ struct AttachmentFixture {
         return Array(result.prefix(count))
     }
 
+    /// What a reader gets back: base64 is byte-exact; quoted-printable text travels in
+    /// MIME's canonical form, so its line breaks come back as CRLF.
+    var decoded: [UInt8] {
+        guard encoding == "quoted-printable" else { return content }
+        return content.reduce(into: []) { result, byte in
+            if byte == 0x0A { result.append(0x0D) }
+            result.append(byte)
+        }
+    }
+
     var encodedBody: String {
         encoding == "base64" ? Self.base64Lines(content) : Self.quotedPrintable(content)
     }

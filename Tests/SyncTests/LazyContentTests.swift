@@ -59,15 +59,15 @@ struct LazyContentTests {
             let message = try #require(try harness.messages("work", folder).first)
             #expect(try harness.store.rawMessage(emailId: message.id) == nil)
             #expect(message.sizeBytes == Int64(raw.count), "st_size is RFC822.SIZE before any download")
-            #expect(try await content(harness, .message(message.id)) == raw)
+            #expect(try await content(harness, .message(message.id)) == raw, "the .eml differs from what was appended")
 
             let stored = try harness.store.attachments(ofEmail: message.id)
             #expect(stored.map(\.fileName) == ["small.bin", "notes.txt", "résumé ✓.pdf", "Отчёт.bin"])
             for (record, fixture) in zip(stored, attachments) {
                 let bytes = try await content(harness, ContentKey(emailId: message.id, partId: record.partId))
-                #expect(bytes == fixture.content, "\(record.fileName): \(bytes.count) vs \(fixture.content.count) bytes")
+                #expect(bytes == fixture.decoded, "\(record.fileName): \(bytes.count) vs \(fixture.decoded.count) bytes")
                 let after = try #require(try harness.store.attachment(id: record.id ?? -1))
-                #expect(after.sizeIsExact && after.isDownloaded && after.sizeBytes == Int64(fixture.content.count))
+                #expect(after.sizeIsExact && after.isDownloaded && after.sizeBytes == Int64(fixture.decoded.count))
                 #expect(after.cachePath?.hasPrefix(harness.directory.path) == true, "content stays in the store directory")
             }
             let cacheDir = harness.directory.appendingPathComponent("cache")
@@ -93,14 +93,14 @@ struct LazyContentTests {
             let (harness, folder) = try await syncedFolder("Nested", [raw])
             let message = try #require(try harness.messages("work", folder).first)
             let stored = try harness.store.attachments(ofEmail: message.id)
-            let expected: [String: [UInt8]] = ["logo.png": image.content, "sheet.csv": sheet.content]
+            let expected: [String: [UInt8]] = ["logo.png": image.decoded, "sheet.csv": sheet.decoded]
             for record in stored {
                 let bytes = try await content(harness, ContentKey(emailId: message.id, partId: record.partId))
                 if let want = expected[record.fileName] {
-                    #expect(bytes == want, "\(record.fileName)")
+                    #expect(bytes == want, "\(record.fileName): \(bytes.count) vs \(want.count) bytes")
                 } else {
                     #expect(record.mimeType == "message/rfc822" && record.fileName.hasSuffix(".eml"), "\(record.fileName)")
-                    #expect(bytes == forwarded)
+                    #expect(bytes == forwarded, "forwarded: \(bytes.count) vs \(forwarded.count) bytes")
                 }
             }
             #expect(Set(stored.map(\.fileName)).isSuperset(of: ["logo.png", "sheet.csv"]))
@@ -122,7 +122,7 @@ struct LazyContentTests {
                 for _ in 0..<8 { group.addTask { try await content(harness, key) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(results.count == 8 && results.allSatisfy { $0 == attachment.content })
+            #expect(results.count == 8 && results.allSatisfy { $0 == attachment.content }, "readers got different bytes")
             #expect(downloads(harness) == 1, "\(harness.log("work"))")
             _ = try await content(harness, key)
             #expect(downloads(harness) == 1, "a second read is served from the cache")

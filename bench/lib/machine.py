@@ -5,6 +5,8 @@ import shutil
 import subprocess
 import time
 
+from cpu import cpu_model
+
 
 def facts(work_dir, mailfs_binary):
     """Machine facts as (label, value) pairs, in the order they are reported."""
@@ -21,17 +23,6 @@ def facts(work_dir, mailfs_binary):
         ("mailfs binary", mailfs_binary),
         ("libfuse", first_line(["fusermount3", "--version"])),
     ]
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def memory_total_kib():

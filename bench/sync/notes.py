@@ -1,8 +1,14 @@
 """Method notes under the table: what was measured, how, and on what."""
 import os
 import subprocess
+import sys
+from pathlib import Path
 
 from measure import NEW_MESSAGES, PAUSE_SECONDS
+
+# bench/lib holds the shared machine helpers; appended, so bench/sync's own modules win.
+sys.path.append(str(Path(__file__).resolve().parents[1] / "lib"))
+from cpu import cpu_model  # noqa: E402
 
 
 def first_line(command):
@@ -11,17 +17,6 @@ def first_line(command):
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return ((result.stdout or result.stderr).strip().splitlines() or ["unknown"])[0]
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
 
 
 def seeding(results):

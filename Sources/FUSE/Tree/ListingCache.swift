@@ -34,6 +34,14 @@ final class ListingCache: Sendable {
         }
     }
 
+    /// Drops one directory's listing after a change made through the mount itself, so the
+    /// next `ls` sees it without waiting for the store watcher.
+    func forget(_ inode: Inode) {
+        state.withLock { state in
+            if let old = state.listings.removeValue(forKey: inode) { state.entryCount -= old.entries.count }
+        }
+    }
+
     /// Empties the cache; returns every directory listed so far, with its listing when
     /// it was still held.
     func drain() -> [(inode: Inode, listing: Listing?)] {

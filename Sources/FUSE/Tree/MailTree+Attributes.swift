@@ -12,6 +12,11 @@ extension MailTree {
         case .attachmentFile(let id):
             guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
             return attachmentAttributes(attachment)
+        case .outboxItem(let id):
+            guard let item = try storeCall({ try store.outboxItem(id: id) }), item.state != .accepted else {
+                throw FSError(ENOENT)
+            }
+            return outboxAttributes(item)
         case .rootStatus, .accountStatus, .accountLog:
             return generatedFileAttributes(node)
         case .accountControl(let id):

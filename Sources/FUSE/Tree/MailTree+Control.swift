@@ -5,9 +5,7 @@ import Store
 extension MailTree {
     static let controlCommands: Set<String> = ["sync", "reset", "confirm-deletes", "cancel-deletes"]
 
-    public func write(_ inode: Inode, handle: UInt64, offset: UInt64,
-                      data: UnsafeRawBufferPointer) throws(FSError) -> Int {
-        guard case .control? = files.file(handle) else { throw FSError(EBADF) }
+    func writeControl(handle: UInt64, data: UnsafeRawBufferPointer) throws(FSError) -> Int {
         // A command is a word; anything this large is not one.
         guard data.count <= 4096 else { throw FSError(EFBIG) }
         var complete: [UInt8] = []
@@ -31,7 +29,7 @@ extension MailTree {
 
     /// close(2) of `.control` runs a last command written without a newline; an unknown
     /// command fails with EINVAL and is reported in `.log`.
-    public func flush(_ inode: Inode, handle: UInt64) throws(FSError) {
+    func flushControl(handle: UInt64) throws(FSError) {
         guard case .control(let accountId, let written)? = files.file(handle), !written.isEmpty else { return }
         files.update(handle) { $0 = .control(accountId: accountId, written: []) }
         try run(commands: written, accountId: accountId)

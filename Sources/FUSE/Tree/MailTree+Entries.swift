@@ -16,7 +16,10 @@ extension MailTree {
             }
         case .thread(let id): return try store.messages(inThread: id).map(messageEntry)
         case .archive(let id): return try store.archivedMessages(accountId: id).map(messageEntry)
-        case .outbox: return []
+        case .outbox(let id):
+            return try store.outboxItems(accountId: id).map { item in
+                DirectoryEntry(name: item.fileName, attributes: outboxAttributes(item))
+            }
         case .attachments(let id):
             return try store.messagesWithAttachments(accountId: id).map { message in
                 DirectoryEntry(name: Self.attachmentDirectoryName(message.fileName),

@@ -20,6 +20,12 @@ extension MailTree {
         case .message, .attachmentFile:
             guard !writing else { throw FSError(EROFS) }
             return try openContent(node)
+        case .outboxItem(let id):
+            // A queued message is not edited in place: rm it and copy a new one.
+            guard !writing else { throw FSError(EACCES) }
+            let stored = drafts.bytes(id) == nil ? try storeCall({ try store.outboxData(id: id) }) : nil
+            guard let bytes = drafts.bytes(id) ?? stored else { throw FSError(ENOENT) }
+            return OpenedFile(handle: files.open(.content(bytes)), keepCache: false, directIO: true)
         default:
             throw FSError(EISDIR)
         }
@@ -45,7 +51,11 @@ extension MailTree {
     }
 
     public func release(_ inode: Inode, handle: UInt64) {
-        if case .disk(let fd, _)? = files.close(handle) { close(fd) }
+        switch files.close(handle) {
+        case .disk(let fd, _)?: close(fd)
+        case .outgoing(let id, _)?: releaseOutgoing(itemId: id)
+        default: break
+        }
     }
 
     /// Up to `size` bytes at `offset` of a cached file (short only at its end).
@@ -112,7 +122,7 @@ extension MailTree {
         let activity = accounts.activity(for: account)
         return StatusReport.AccountFacts(
             activity: activity.snapshot, profile: activity.profile, lastSync: account.lastSyncDate,
-            outbox: (0, 0, 0), cacheBytes: try store.cacheUsage(accountId: id),
+            outbox: try store.outboxCounts(accountId: id), cacheBytes: try store.cacheUsage(accountId: id),
             cacheLimitBytes: activity.profile.cacheLimitBytes,
             folders: try store.folderStatus(accountId: id))
     }

@@ -8,6 +8,7 @@ extension MailTree {
     ]
 
     public func getxattr(_ inode: Inode, name: String) throws(FSError) -> [UInt8] {
+        if case .outboxItem(let id)? = Node(inode: inode) { return try outboxAttribute(id, name: name) }
         guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENODATA) }
         guard let flag = Self.flagAttributes[name] else { throw FSError(ENODATA) }
         guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
@@ -16,8 +17,27 @@ extension MailTree {
     }
 
     public func listxattr(_ inode: Inode) throws(FSError) -> [String] {
-        guard case .message? = Node(inode: inode) else { return [] }
-        return Self.flagAttributes.keys.sorted()
+        switch Node(inode: inode) {
+        case .message?:
+            return Self.flagAttributes.keys.sorted()
+        case .outboxItem(let id)?:
+            guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
+            return item.lastError == nil ? ["user.mailfs.state"] : ["user.mailfs.error", "user.mailfs.state"]
+        default:
+            return []
+        }
+    }
+
+    /// `user.mailfs.state` (draft | queued | sending | failed) and `user.mailfs.error`.
+    private func outboxAttribute(_ id: Int64, name: String) throws(FSError) -> [UInt8] {
+        guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
+        switch name {
+        case "user.mailfs.state": return Array(item.state.rawValue.utf8)
+        case "user.mailfs.error":
+            guard let error = item.lastError else { throw FSError(ENODATA) }
+            return Array(error.utf8)
+        default: throw FSError(ENODATA)
+        }
     }
 
     /// Applied locally at once; a later layer pushes the change to the server.

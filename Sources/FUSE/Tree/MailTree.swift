@@ -23,6 +23,9 @@ public final class MailTree: FilesystemOperations {
     /// Downloads content the store does not hold (the sync engine); nil for a mount of
     /// offline accounts only.
     let contentProvider = Mutex<(any ContentProvider)?>(nil)
+    /// Checks and wakes the senders of outbox/; nil: every outbox is read-only.
+    let outboxService = Mutex<(any OutboxService)?>(nil)
+    let drafts = OutboxDrafts()
 
     public struct Settings: Sendable {
         /// Directory mtimes (other than threads) are the mount time.
@@ -49,6 +52,10 @@ public final class MailTree: FilesystemOperations {
 
     public func provideContent(with provider: any ContentProvider) {
         contentProvider.withLock { $0 = provider }
+    }
+
+    public func provideSending(with service: any OutboxService) {
+        outboxService.withLock { $0 = service }
     }
 
     /// The live state of an account, for the sync engine to update.

@@ -21,6 +21,8 @@ enum Node: Hashable, Sendable {
     case attachmentMessage(Int64)
     case attachmentFile(Int64)
     case message(Int64)
+    /// A file of outbox/: a row of the send queue.
+    case outboxItem(Int64)
 
     private static let idBits: UInt64 = 56
     private static let idMask: UInt64 = (1 << idBits) - 1
@@ -43,6 +45,7 @@ enum Node: Hashable, Sendable {
         case .attachmentMessage(let id): return Self.encode(11, id)
         case .attachmentFile(let id): return Self.encode(12, id)
         case .message(let id): return Self.encode(13, id)
+        case .outboxItem(let id): return Self.encode(14, id)
         }
     }
 
@@ -68,6 +71,7 @@ enum Node: Hashable, Sendable {
         case 11: self = .attachmentMessage(id)
         case 12: self = .attachmentFile(id)
         case 13: self = .message(id)
+        case 14: self = .outboxItem(id)
         default: return nil
         }
     }
@@ -78,7 +82,7 @@ enum Node: Hashable, Sendable {
 
     var isDirectory: Bool {
         switch self {
-        case .rootStatus, .accountStatus, .accountLog, .accountControl, .attachmentFile, .message:
+        case .rootStatus, .accountStatus, .accountLog, .accountControl, .attachmentFile, .message, .outboxItem:
             return false
         default:
             return true

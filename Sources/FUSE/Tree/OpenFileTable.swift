@@ -10,6 +10,9 @@ enum OpenFile: Sendable {
     /// A downloaded file of the content cache, read with pread: eviction may unlink it,
     /// the open descriptor keeps serving.
     case disk(fd: Int32, size: Int64)
+    /// A new file of outbox/ (send-queue id): bytes go to `OutboxDrafts`, checked and
+    /// queued on close.
+    case outgoing(itemId: Int64, accountId: Int64)
     /// `.control`: commands written, executed on close.
     case control(accountId: Int64, written: [UInt8])
 }

@@ -66,6 +66,16 @@ public actor AccountSynchronizer {
         activity.update { $0.connections = pool.statusLine }
     }
 
+    /// The account's send queue, when it has an SMTP server; generic servers also get the
+    /// Sent copy appended (Gmail files it itself).
+    nonisolated func makeSender(timing: SyncTiming, syncSent: @escaping @Sendable () -> Void) -> OutboxSender? {
+        guard let smtp = account.smtp else { return nil }
+        let sentCopies = account.provider == .gmail ? nil : SentCopyAppender(
+            store: store, pool: pool, connector: connector, activity: activity, syncSent: syncSent)
+        return OutboxSender(account: account, endpoint: smtp, store: store, activity: activity, timing: timing,
+                            sentCopies: sentCopies, logger: logger)
+    }
+
     /// The IDLE watcher of this account's INBOX; its connection is outside the pool.
     nonisolated func idleMonitor(global: AsyncSemaphore) -> IdleMonitor {
         IdleMonitor(connector: connector, activity: activity, global: global,

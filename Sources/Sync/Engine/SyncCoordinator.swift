@@ -7,8 +7,16 @@ import Synchronization
 /// one task per account, each looping "sync, then wait for the poll interval or a
 /// trigger". A slow, failing or misconfigured account never delays another.
 public final class SyncCoordinator: Sendable {
-    private let accounts: [String: (synchronizer: AccountSynchronizer, trigger: SyncTrigger)]
-    private let store: MailStore
+    /// What runs for one configured account.
+    struct AccountEntry: Sendable {
+        let synchronizer: AccountSynchronizer
+        let trigger: SyncTrigger
+        /// nil when the account has no `[accounts.NAME.smtp]`.
+        let sender: OutboxSender?
+    }
+
+    let accounts: [String: AccountEntry]
+    let store: MailStore
     private let global: AsyncSemaphore
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// FR-SYNC-16: at most 30 IMAP connections across all accounts.
@@ -19,12 +27,16 @@ public final class SyncCoordinator: Sendable {
     public init(config: MailfsConfig, store: MailStore, timing: SyncTiming? = nil,
                 activity: (AccountConfig) -> AccountActivity) {
         let global = AsyncSemaphore(permits: Self.globalConnectionLimit)
-        var accounts: [String: (AccountSynchronizer, SyncTrigger)] = [:]
+        var accounts: [String: AccountEntry] = [:]
         for account in config.accounts {
+            let accountTiming = timing ?? SyncTiming(account.settings)
             let synchronizer = AccountSynchronizer(
                 account: account, store: store, activity: activity(account), global: global,
-                timing: timing ?? SyncTiming(account.settings), maxConnections: account.settings.maxConnections)
-            accounts[account.name] = (synchronizer, SyncTrigger())
+                timing: accountTiming, maxConnections: account.settings.maxConnections)
+            let trigger = SyncTrigger()
+            accounts[account.name] = AccountEntry(
+                synchronizer: synchronizer, trigger: trigger,
+                sender: synchronizer.makeSender(timing: accountTiming, syncSent: { trigger.fire() }))
         }
         self.accounts = accounts
         self.global = global
@@ -35,8 +47,12 @@ public final class SyncCoordinator: Sendable {
     /// watches its INBOX with IDLE once the first sync is done.
     public func start() {
         let global = self.global
-        let started = accounts.values.map { synchronizer, trigger in
-            Task.detached {
+        let senders = accounts.values.compactMap(\.sender).map { sender in
+            Task.detached { await sender.run() }
+        }
+        let started = accounts.values.map { entry in
+            let (synchronizer, trigger) = (entry.synchronizer, entry.trigger)
+            return Task.detached {
                 let interval = synchronizer.timing.pollInterval
                 await synchronizer.syncOnce()
                 let idle = Task { await synchronizer.idleMonitor(global: global).run() }
@@ -52,7 +68,7 @@ public final class SyncCoordinator: Sendable {
                 }
             }
         }
-        tasks.withLock { $0 += started }
+        tasks.withLock { $0 += started + senders }
     }
 
     /// `echo sync > ACCOUNT/.control`: sync now (coalesced with one already pending).
@@ -75,16 +91,5 @@ public final class SyncCoordinator: Sendable {
             for task in tasks { task.cancel() }
             tasks.removeAll()
         }
-    }
-}
-
-/// Content on first read: each message is downloaded by its own account's downloader.
-extension SyncCoordinator: ContentProvider {
-    public func content(_ key: ContentKey) async throws(ContentUnavailable) -> CachedFile {
-        guard let accountId = try? store.accountId(ofEmail: key.emailId) else { throw .gone }
-        guard let name = try? store.accountName(id: accountId), let entry = accounts[name] else {
-            throw .failed("the account has no server to download from (offline)")
-        }
-        return try await entry.synchronizer.downloader.content(key).get()
     }
 }

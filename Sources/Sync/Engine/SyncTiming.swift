@@ -13,6 +13,10 @@ public struct SyncTiming: Sendable, Equatable {
     /// Waits before the 2nd, 3rd and 4th attempt of a download on first read (FR-SYNC-08);
     /// short, since a reader is waiting.
     public var downloadRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
+    /// Waits before the 2nd, 3rd and 4th attempt of a send (FR-SYNC-07: 30 s, 2 min, 8 min).
+    public var sendRetryDelays: [Duration] = [.seconds(30), .seconds(120), .seconds(480)]
+    /// A message queued longer than this fails with "send timeout" (FR-SYNC-07).
+    public var maxQueueAge: Duration = .seconds(24 * 3600)
 
     public init() {}
 
@@ -22,5 +26,7 @@ public struct SyncTiming: Sendable, Equatable {
         retryDelays = [first, first * 3, first * 9].map { .seconds($0) }
         connectTimeout = .seconds(settings.connectTimeoutSeconds)
         pollInterval = .seconds(settings.pollIntervalSeconds)
+        let send = settings.sendRetryDelaySeconds
+        sendRetryDelays = [send, send * 4, send * 16].map { .seconds($0) }
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import MailCore
+import Store
+
+/// outbox/ (DESIGN.md §3): a new file is written to memory, checked and committed to the
+/// send queue when closed (close() fails with the reason otherwise); queued files stay
+/// listed with their state in xattrs; `rm` discards, `touch` retries a failed one.
+extension MailTree {
+    /// Names editors and tools use for work files (`.x.swp`, `x~`, `x.tmp`): kept as
+    /// drafts on close, sent when renamed to a real name.
+    static func isTemporaryName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return name.hasPrefix(".") || name.hasSuffix("~")
+            || [".tmp", ".swp", ".swx", ".part", ".partial"].contains { lower.hasSuffix($0) }
+    }
+
+    public func create(parent: Inode, name: String, flags: Int32) throws(FSError) -> (FileAttributes, OpenedFile) {
+        guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EROFS) }
+        guard sendingPolicy(accountId) != nil else { throw FSError(EROFS) }
+        guard FileNamer.sanitize(name) == name, name.utf8.count <= 255 else { throw FSError(EINVAL) }
+        guard let item = try storeCall({ try store.createDraft(accountId: accountId, fileName: name) }) else {
+            throw FSError(EEXIST)
+        }
+        drafts.begin(item.id)
+        listings.forget(parent)
+        let handle = files.open(.outgoing(itemId: item.id, accountId: accountId))
+        return (outboxAttributes(item), OpenedFile(handle: handle, keepCache: false, directIO: true))
+    }
+
+    public func write(_ inode: Inode, handle: UInt64, offset: UInt64,
+                      data: UnsafeRawBufferPointer) throws(FSError) -> Int {
+        switch files.file(handle) {
+        case .control?:
+            return try writeControl(handle: handle, data: data)
+        case .outgoing(let id, _)?:
+            guard offset <= UInt64(OutboxDrafts.maxSize), drafts.write(id, at: Int(offset), data) else {
+                throw FSError(EFBIG)
+            }
+            return data.count
+        default:
+            throw FSError(EBADF)
+        }
+    }
+
+    /// close(2): `.control` runs its last command; a new outbox file is checked and queued.
+    public func flush(_ inode: Inode, handle: UInt64) throws(FSError) {
+        switch files.file(handle) {
+        case .control?:
+            try flushControl(handle: handle)
+        case .outgoing(let id, let accountId)?:
+            guard let bytes = drafts.bytes(id), let item = try storeCall({ try store.outboxItem(id: id) }),
+                  item.state == .draft else { return }
+            if Self.isTemporaryName(item.fileName) {
+                try storeCall { try store.saveDraft(id: id, data: bytes) }
+            } else {
+                drafts.end(id)
+                try submit(item, bytes: bytes, accountId: accountId)
+            }
+        default:
+            return
+        }
+    }
+
+    /// A file closed without a flush that queued it (its writer died, or it was refused)
+    /// leaves no trace; an editor's temporary file stays until renamed or removed.
+    func releaseOutgoing(itemId id: Int64) {
+        drafts.end(id)
+        guard let item = try? store.outboxItem(id: id), item.state == .draft,
+              !Self.isTemporaryName(item.fileName) else { return }
+        _ = try? store.removeOutboxItem(id: id, ifIn: [.draft])
+    }
+
+    /// Checks `bytes` and commits them to the queue, or removes the draft and fails with
+    /// the reason in `.log` and `.status`.
+    func submit(_ item: OutboxItem, bytes: [UInt8], accountId: Int64, keepingDraft: Bool = false) throws(FSError) {
+        guard let policy = sendingPolicy(accountId) else { throw FSError(EROFS) }
+        let now = Date()
+        let token = "\(UInt64(now.timeIntervalSince1970 * 1000)).\(UUID().uuidString.lowercased())"
+        switch OutgoingPreparer.prepare(bytes, policy: policy.outgoing, now: now, uniqueToken: token) {
+        case .failure(let rejection):
+            if !keepingDraft { _ = try? store.removeOutboxItem(id: item.id, ifIn: [.draft]) }
+            listings.forget(Node.outbox(accountId).inode)
+            report(accountId, "outbox: \(item.fileName) refused: \(rejection.reason)", level: "error")
+            if case .tooLarge = rejection { throw FSError(EFBIG) }
+            throw FSError(EINVAL)
+        case .success(let prepared):
+            let message = OutgoingMessage(fileName: item.fileName, data: prepared.data,
+                                          envelopeFrom: prepared.envelopeFrom, recipients: prepared.recipients)
+            let queued = try storeCall {
+                try store.enqueue(draft: item.id, message, notBefore: now.addingTimeInterval(policy.undoDelay), now: now)
+            }
+            guard queued else { throw FSError(ENOENT) }
+            report(accountId, "outbox: \(item.fileName) queued for \(prepared.recipients.count) recipient(s)"
+                   + (policy.undoDelay > 0 ? ", sending in \(Int(policy.undoDelay)) s" : ""))
+            outboxService.withLock { $0 }?.queueChanged(accountId: accountId)
+        }
+    }
+
+    func sendingPolicy(_ accountId: Int64) -> SendingPolicy? {
+        outboxService.withLock { $0 }?.sendingPolicy(accountId: accountId)
+    }
+
+    /// A line in the account's `.log`; errors also become `.status`'s last error.
+    func report(_ accountId: Int64, _ message: String, level: String = "info") {
+        guard let account = try? accounts.record(id: accountId) else { return }
+        let activity = accounts.activity(for: account)
+        activity.log.record(message, level: level)
+        if level == "error" { activity.update { $0.lastError = message } }
+    }
+
+    func outboxAttributes(_ item: OutboxItem) -> FileAttributes {
+        let size = drafts.bytes(item.id).map { Int64($0.count) } ?? item.sizeBytes
+        return FileAttributes(inode: Node.outboxItem(item.id).inode, kind: .regular, permissions: 0o600,
+                              linkCount: 1, size: UInt64(max(size, 0)), modified: item.createdAt)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import MailCore
+import Store
+
+/// `rm`, `mv` and `touch` in outbox/.
+extension MailTree {
+    /// `rm`: a draft, queued or failed message is discarded (within the undo delay this
+    /// cancels the send); one being transmitted is EBUSY.
+    public func unlink(parent: Inode, name: String) throws(FSError) {
+        guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EROFS) }
+        let item = try outboxItem(named: name, parent: parent)
+        guard try storeCall({ try store.removeOutboxItem(id: item.id, ifIn: [.draft, .queued, .failed]) }) else {
+            throw FSError(item.state == .sending ? EBUSY : ENOENT)
+        }
+        drafts.end(item.id)
+        listings.forget(parent)
+        if item.state != .draft { report(accountId, "outbox: \(item.fileName) discarded (\(item.state.rawValue))") }
+        outboxService.withLock { $0 }?.queueChanged(accountId: accountId)
+    }
+
+    /// `mv` within outbox/: renames; an editor's temporary file renamed to a real name is
+    /// checked and queued like a file closed under that name (and stays if refused).
+    public func rename(parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError) {
+        guard case .outbox(let accountId)? = Node(inode: parent), newParent == parent else { throw FSError(EROFS) }
+        guard FileNamer.sanitize(newName) == newName, newName.utf8.count <= 255 else { throw FSError(EINVAL) }
+        let item = try outboxItem(named: name, parent: parent)
+        guard try storeCall({ try store.renameOutboxItem(id: item.id, to: newName) }) else { throw FSError(EEXIST) }
+        listings.forget(parent)
+        guard item.state == .draft, !Self.isTemporaryName(newName), drafts.bytes(item.id) == nil else { return }
+        let bytes = try storeCall { try store.outboxData(id: item.id) } ?? []
+        var renamed = item
+        renamed.fileName = newName
+        do {
+            try submit(renamed, bytes: bytes, accountId: accountId, keepingDraft: true)
+        } catch {
+            _ = try? store.renameOutboxItem(id: item.id, to: name)
+            throw error
+        }
+    }
+
+    /// `touch` of a failed message queues it again (a fresh 24 h and retry budget);
+    /// truncating is allowed only while the file is being written.
+    public func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes {
+        guard case .outboxItem(let id)? = Node(inode: inode) else { throw FSError(EROFS) }
+        guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
+        if let size {
+            guard size <= UInt64(OutboxDrafts.maxSize), drafts.truncate(id, to: Int(size)) else { throw FSError(EPERM) }
+        }
+        if modified != nil, item.state == .failed {
+            let now = Date()
+            _ = try storeCall {
+                try store.updateOutboxItem(id: id, from: [.failed], to: .queued, attempts: 0, notBefore: now,
+                                           error: .some(nil), createdAt: now)
+            }
+            report(item.accountId, "outbox: \(item.fileName) queued again")
+            outboxService.withLock { $0 }?.queueChanged(accountId: item.accountId)
+        }
+        guard let updated = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
+        return outboxAttributes(updated)
+    }
+
+    func outboxItem(named name: String, parent: Inode) throws(FSError) -> OutboxItem {
+        guard let entry = try listing(of: parent).entry(named: name),
+              case .outboxItem(let id)? = Node(inode: entry.attributes.inode),
+              let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
+        return item
+    }
+}

@@ -1,0 +1,53 @@
+import Synchronization
+
+/// Bytes of outbox files being written, by send-queue id. They live in memory until
+/// `close()`, which validates and commits them (or keeps an editor's temporary file).
+final class OutboxDrafts: Sendable {
+    /// Larger than any provider accepts (Gmail 25 MB, most 50 MB); the server's SIZE,
+    /// checked at close, is the real limit.
+    static let maxSize = 100 << 20
+    private let buffers = Mutex<[Int64: [UInt8]]>([:])
+
+    func begin(_ id: Int64, with bytes: [UInt8] = []) {
+        buffers.withLock { $0[id] = bytes }
+    }
+
+    func bytes(_ id: Int64) -> [UInt8]? {
+        buffers.withLock { $0[id] }
+    }
+
+    /// pwrite semantics: a gap is zero-filled. False when the file would pass `maxSize`.
+    func write(_ id: Int64, at offset: Int, _ data: UnsafeRawBufferPointer) -> Bool {
+        buffers.withLock { buffers in
+            guard var bytes = buffers[id], offset <= Self.maxSize - data.count else { return false }
+            buffers[id] = nil  // no copy-on-write of the whole buffer
+            if bytes.count < offset + data.count {
+                bytes.append(contentsOf: repeatElement(0, count: offset + data.count - bytes.count))
+            }
+            bytes.withUnsafeMutableBytes { target in
+                if let source = data.baseAddress, data.count > 0 {
+                    (target.baseAddress! + offset).copyMemory(from: source, byteCount: data.count)
+                }
+            }
+            buffers[id] = bytes
+            return true
+        }
+    }
+
+    /// truncate(2); false when `id` is not being written.
+    func truncate(_ id: Int64, to size: Int) -> Bool {
+        buffers.withLock { buffers in
+            guard var bytes = buffers[id], size <= Self.maxSize else { return false }
+            if size < bytes.count { bytes.removeSubrange(size...) } else {
+                bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
+            }
+            buffers[id] = bytes
+            return true
+        }
+    }
+
+    @discardableResult
+    func end(_ id: Int64) -> [UInt8]? {
+        buffers.withLock { $0.removeValue(forKey: id) }
+    }
+}

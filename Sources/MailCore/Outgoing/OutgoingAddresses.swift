@@ -1,0 +1,57 @@
+/// The envelope of an outgoing message, read from its header with
+/// `AddressParser`, and the check of its From.
+enum OutgoingAddresses {
+    /// To, Cc and Bcc addresses in that order, each once (compared without
+    /// case); refused when one is not an address or when there is none.
+    static func recipients(_ fields: [OutgoingField]) throws(OutgoingRejection) -> [String] {
+        var recipients: [String] = []
+        var seen: Set<String> = []
+        for name in ["to", "cc", "bcc"] {
+            for field in fields where field.lowercasedName == name {
+                for address in AddressParser.parseList(field.text).map(\.address) {
+                    guard isValid(address) else { throw .invalidAddress(field: field.name, address: address) }
+                    if seen.insert(address.lowercased()).inserted { recipients.append(address) }
+                }
+            }
+        }
+        if recipients.isEmpty { throw .noRecipient }
+        return recipients
+    }
+
+    /// A From the user wrote must name one mailbox, the account's or an alias.
+    static func checkFrom(_ field: OutgoingField, policy: OutgoingPolicy) throws(OutgoingRejection) {
+        let addresses = AddressParser.parseList(field.text)
+        guard addresses.count == 1, let address = addresses.first?.address else {
+            throw .fromNotSingleAddress(count: addresses.count)
+        }
+        if !policy.mayAppearInFrom(address) { throw .foreignFrom(address: address) }
+    }
+
+    /// True for `local@domain` fit for an SMTP envelope (RFC 5321 §4.1.2):
+    /// no control characters or angle brackets, a non-empty local part that
+    /// is a quoted string or has no blanks or specials, and a host name or a
+    /// domain literal. Non-ASCII is allowed (RFC 6531).
+    static func isValid(_ address: String) -> Bool {
+        let bytes = Array(address.utf8)
+        guard !bytes.contains(where: { $0 < ASCII.space || $0 == 0x7F || $0 == ASCII.lessThan || $0 == ASCII.greaterThan }),
+              let at = bytes.lastIndex(of: ASCII.at), at > 0, at < bytes.count - 1 else { return false }
+        return isValidLocalPart(bytes[..<at]) && isValidDomain(bytes[(at + 1)...])
+    }
+
+    private static func isValidLocalPart(_ local: ArraySlice<UInt8>) -> Bool {
+        if local.count >= 2, local.first == ASCII.quote, local.last == ASCII.quote { return true }
+        return !local.contains { unquotedSpecials.contains($0) }
+    }
+
+    private static let unquotedSpecials: Set<UInt8> = Set(" \t\"(),:;@[\\]".utf8)
+
+    private static func isValidDomain(_ domain: ArraySlice<UInt8>) -> Bool {
+        if domain.first == UInt8(ascii: "["), domain.last == UInt8(ascii: "]") {
+            return !domain.contains(ASCII.space)
+        }
+        let labels = domain.split(separator: ASCII.dot, omittingEmptySubsequences: false)
+        return labels.allSatisfy { label in
+            !label.isEmpty && label.allSatisfy { ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == ASCII.minus || $0 >= 0x80 }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import MailCore
+import Store
+
+/// The mount's outbox/ talks to the account's sender: which files it accepts, and a wake-up
+/// when the queue changes.
+extension SyncCoordinator: OutboxService {
+    public func sendingPolicy(accountId: Int64) -> SendingPolicy? {
+        guard let entry = entry(accountId: accountId), entry.sender != nil else { return nil }
+        let account = entry.synchronizer.account
+        return SendingPolicy(
+            outgoing: OutgoingPolicy(accountAddress: account.address, aliases: account.aliases),
+            undoDelay: TimeInterval(account.settings.undoSeconds))
+    }
+
+    public func queueChanged(accountId: Int64) {
+        entry(accountId: accountId)?.sender?.trigger.fire()
+    }
+
+    private func entry(accountId: Int64) -> AccountEntry? {
+        guard let name = try? store.accountName(id: accountId) else { return nil }
+        return accounts[name]
+    }
+}

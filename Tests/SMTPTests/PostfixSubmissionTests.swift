@@ -1,0 +1,135 @@
+import SMTP
+import TestSupport
+import Testing
+
+/// Submissions to the real Postfix that ./test starts, delivered by LMTP to Dovecot:
+/// the message is looked for in bob's Maildir.
+@Suite("SMTP against the real Postfix", .timeLimit(.minutes(2)))
+struct PostfixSubmissionTests {
+    /// Sends a fresh message to bob over `port` and checks that he has it.
+    private func sendToBob(_ port: String, _ security: SMTPSecurity,
+                           credential: SMTPCredential? = nil) async throws {
+        try await SharedServers.shared {
+            let id = TestMailServers.uniqueID()
+            let report = try await SMTPClient.send(
+                TestMailServers.submission(id: id), to: TestMailServers.endpoint(port, security),
+                credential: credential ?? TestMailServers.alicePassword())
+            #expect(report.isDelivered)
+            #expect(report.dataReply?.text.contains("queued as") == true, "\(String(describing: report.dataReply))")
+            #expect(report.acceptedRecipients == [try TestMailServers.env("BOB_EMAIL")])
+            #expect(try await TestMailServers.delivered(id).contains("Hello from the SMTP tests."))
+        }
+    }
+
+    @Test("alice sends to bob over implicit TLS")
+    func implicitTLS() async throws {
+        try await sendToBob("SMTPS_PORT", .tls)
+    }
+
+    @Test("alice sends to bob over STARTTLS on the submission port")
+    func startTLS() async throws {
+        try await sendToBob("SUBMISSION_PORT", .starttls)
+    }
+
+    @Test("alice sends with an OAuth token over XOAUTH2")
+    func xoauth2() async throws {
+        let credential = SMTPCredential.xoauth2(user: try TestMailServers.env("ALICE_EMAIL"),
+                                                token: try TestMailServers.env("ALICE_TOKEN"))
+        try await sendToBob("SMTPS_PORT", .tls, credential: credential)
+    }
+
+    @Test("dot-stuffed lines and 8-bit text arrive exactly as written")
+    func dotsAndEightBit() async throws {
+        try await SharedServers.shared {
+            let id = TestMailServers.uniqueID()
+            let body = ".one dot\n..two dots\n.\nh\u{E9}llo w\u{F6}rld \u{2603}\nlast line"
+            let report = try await SMTPClient.send(
+                TestMailServers.submission(id: id, body: body), to: TestMailServers.endpoint("SMTPS_PORT", .tls),
+                credential: TestMailServers.alicePassword())
+            #expect(report.isDelivered)
+            #expect(report.capabilities.eightBitMIME)
+            let delivered = try await TestMailServers.delivered(id)
+            #expect(delivered.hasSuffix("\n\n" + body + "\n"))
+        }
+    }
+
+    @Test("an unknown recipient gets its 550 while bob still receives the message")
+    func unknownRecipient() async throws {
+        try await SharedServers.shared {
+            let id = TestMailServers.uniqueID()
+            let bob = try TestMailServers.env("BOB_EMAIL")
+            let report = try await SMTPClient.send(
+                TestMailServers.submission(id: id, recipients: ["nobody@example.test", bob]),
+                to: TestMailServers.endpoint("SUBMISSION_PORT", .starttls), credential: TestMailServers.alicePassword())
+            #expect(report.isDelivered)
+            #expect(report.acceptedRecipients == [bob])
+            let rejected = try #require(report.rejectedRecipients.first)
+            #expect(rejected.address == "nobody@example.test")
+            #expect(rejected.reply.code == 550)
+            #expect(rejected.reply.enhancedCode?.description == "5.1.1")
+            _ = try await TestMailServers.delivered(id)
+        }
+    }
+
+    @Test("a wrong password is an authentication error quoting the server")
+    func wrongPassword() async throws {
+        try await SharedServers.shared {
+            let credential = SMTPCredential.password(user: try TestMailServers.env("ALICE_EMAIL"), password: "wrong-password")
+            let error = await failure {
+                try await SMTPClient.send(TestMailServers.submission(id: TestMailServers.uniqueID()),
+                                          to: TestMailServers.endpoint("SMTPS_PORT", .tls), credential: credential)
+            }
+            guard case .authenticationFailed(let reply, _)? = error else {
+                Issue.record("expected an authentication failure, got \(String(describing: error))")
+                return
+            }
+            #expect(reply.code == 535)
+            #expect(error?.isTransient == false)
+        }
+    }
+
+    @Test("a server that does not offer STARTTLS is refused before any AUTH")
+    func startTLSNotOffered() async throws {
+        try await SharedServers.shared {
+            let capture = LogCapture()
+            let error = await failure {
+                try await SMTPClient.send(TestMailServers.submission(id: TestMailServers.uniqueID()),
+                                          to: TestMailServers.endpoint("SMTP_PLAIN_PORT", .starttls),
+                                          credential: TestMailServers.alicePassword(), logger: capture.logger)
+            }
+            #expect(error == .startTLSNotOffered)
+            #expect(capture.text.contains("C: EHLO"), "the session did reach EHLO")
+            #expect(capture.text.contains("AUTH PLAIN LOGIN"), "the server offered AUTH in the clear")
+            #expect(!capture.text.contains("C: AUTH"), "but no AUTH was sent")
+        }
+    }
+
+    @Test("a self-signed certificate is refused as a TLS error")
+    func selfSigned() async throws {
+        try await SharedServers.shared {
+            let error = await failure {
+                try await SMTPClient.send(TestMailServers.submission(id: TestMailServers.uniqueID()),
+                                          to: TestMailServers.endpoint("SMTPS_SELFSIGNED_PORT", .tls),
+                                          credential: TestMailServers.alicePassword())
+            }
+            guard case .tls(let reason)? = error else {
+                Issue.record("expected a TLS error, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("CERTIFICATE_VERIFY_FAILED"), "\(reason)")
+        }
+    }
+
+    /// The SMTP error of `body`, nil when it succeeded; another error fails the test.
+    private func failure(_ body: () async throws -> SMTPDeliveryReport) async -> SMTPError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as SMTPError {
+            return error
+        } catch {
+            Issue.record("not an SMTP error: \(error)")
+            return nil
+        }
+    }
+}

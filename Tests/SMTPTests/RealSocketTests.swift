@@ -1,0 +1,65 @@
+import NIOCore
+import NIOPosix
+import SMTP
+import Testing
+
+/// The connection over real sockets on 127.0.0.1, with no mail server: refused, silent.
+@Suite("SMTP over real sockets", .timeLimit(.minutes(1)))
+struct RealSocketTests {
+    @Test("a refused connection is a transient connect failure")
+    func refused() async throws {
+        // Bind to learn a free port, then close it so nothing listens there.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        try await listener.close()
+        let result = await Result(awaiting: { () async throws(SMTPError) -> SMTPDeliveryReport in
+            try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: port, security: .tls),
+                                      credential: .sample)
+        })
+        guard case .failure(let error) = result, case .connectFailed = error else {
+            Issue.record("got \(result)")
+            return
+        }
+        #expect(error.isTransient)
+    }
+
+    @Test("a server that accepts and never speaks times out instead of hanging", arguments: [SMTPSecurity.tls, .starttls])
+    func silentServer(security: SMTPSecurity) async throws {
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        defer { listener.close(promise: nil) }
+        let port = try #require(listener.localAddress?.port)
+        let started = ContinuousClock.now
+        let result = await Result(awaiting: { () async throws(SMTPError) -> SMTPDeliveryReport in
+            try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: port, security: security),
+                                      credential: .sample, timeouts: SMTPTimeouts(connect: .milliseconds(300)))
+        })
+        guard case .failure(let error) = result else {
+            Issue.record("got \(result)")
+            return
+        }
+        #expect(error == .timedOut(.milliseconds(300)))
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("cancelling the task closes the connection and ends the wait")
+    func cancellation() async throws {
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        defer { listener.close(promise: nil) }
+        let port = try #require(listener.localAddress?.port)
+        let task = Task {
+            try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: port, security: .starttls),
+                                      credential: .sample)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as SMTPError) = result else {
+            Issue.record("got \(result)")
+            return
+        }
+        #expect(error == .connectionClosed)
+    }
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Lazy-content benchmark of issue 4: a 20 MiB attachment read through the mount, side by side
+with python's imaplib fetching the same part from the same Dovecot, and cached re-reads side by
+side with `cat` of the same bytes from local disk.
+
+    bench/lazy/run.py --binary PATH [--samples K] [--size-mib N] [--profile]
+
+Starts the test Dovecot (.ci/servers), appends one message with the attachment, mounts the
+account with mailfs, measures, prints a Markdown section and writes it to bench/lazy/results.md.
+Needs root (the servers switch users; dropping the page cache) and /dev/fuse.
+"""
+import argparse
+import os
+import shutil
+import signal
+import sys
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ next to the sources
+HERE = Path(__file__).resolve().parent
+# This directory first, then the sync benchmark's server and mount helpers, then bench/lib.
+sys.path[0:0] = [str(HERE), str(HERE.parent / "sync")]
+sys.path.append(str(HERE.parent / "lib"))
+
+import machine  # noqa: E402
+import method  # noqa: E402
+import payload  # noqa: E402
+import phases  # noqa: E402
+import raw_fetch  # noqa: E402
+import section  # noqa: E402
+from mailfs_side import ACCOUNT, Mount  # noqa: E402
+from measure import say  # noqa: E402
+from seeded_mailbox import Mailbox  # noqa: E402
+from servers import BenchError, Servers, install  # noqa: E402
+
+USER = "alice"
+MESSAGE_ID = "<lazy-bench-1@example.test>"
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", required=True, help="the mailfs binary (release build)")
+    parser.add_argument("--samples", type=int, default=7, help="timed samples of each measurement (default 7)")
+    parser.add_argument("--size-mib", type=int, default=20, help="attachment size in MiB (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random attachment bytes (default 1)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also run `strace -c -f` on the mount during one extra cold read, into the notes")
+    parser.add_argument("--work", default="/tmp/mailfs-lazybench",
+                        help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-lazybench)")
+    parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
+    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
+    options = parser.parse_args()
+    if options.samples < 5 or options.size_mib < 1:
+        parser.error("--samples must be at least 5 (medians), --size-mib at least 1")
+    options.binary = os.path.abspath(options.binary)
+    options.user, options.account = USER, ACCOUNT
+    options.attachment_name = payload.ATTACHMENT_NAME
+    return options
+
+
+def stop_on_signals():
+    """SIGTERM and SIGHUP end the run like Ctrl-C does, so the cleanup below still runs."""
+    def interrupt(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, interrupt)
+
+
+def prepare(options, servers, work):
+    """Servers up, the message appended; returns (payload, its UID)."""
+    install()
+    servers.start()
+    say(f"appending a message with a {options.size_mib} MiB attachment ...")
+    made = payload.make(options.size_mib << 20, options.seed)
+    Mailbox(servers, USER).append([payload.write(made.message, work / "message.eml")])
+    return made, raw_fetch.find_uid(servers, USER, MESSAGE_ID)
+
+
+def measure(options, servers, work, result):
+    """Fills RESULT with every sample; returns the profile note (or None)."""
+    made, uid = prepare(options, servers, work)
+    result["size"] = len(made.content)
+    mount = Mount(options.binary, servers, USER, work / "mount")
+    try:
+        mount.start()
+        say("mounting and syncing ...")
+        mount.wait_synced(timeout=300)
+        run = phases.Phases(options, servers, mount, made, uid, result)
+        run.first_reads()
+        run.cached_reads(payload.write(made.content, work / "local-copy.bin"))
+        return run.profile() if options.profile else None
+    finally:
+        mount.stop()
+
+
+def main():
+    options = parse_arguments()
+    stop_on_signals()
+    if os.geteuid() != 0:
+        sys.exit("run.py needs root: the test Dovecot switches users")
+    work = Path(options.work)
+    work.mkdir(parents=True, exist_ok=True)
+    facts = machine.facts(work, options.binary)
+    result, errors, profile = {"size": options.size_mib << 20}, [], None
+    servers = Servers(work / "state")
+    try:
+        profile = measure(options, servers, work, result)
+    except BenchError as error:
+        errors.append(f"{str(error).splitlines()[0]} (details on stderr)")
+        say(f"failed: {error}")
+    finally:
+        servers.stop()
+        if not options.keep:
+            servers.remove()
+            for name in ("message.eml", "local-copy.bin"):
+                (work / name).unlink(missing_ok=True)
+            if not os.path.ismount(work / "mount" / "mnt"):
+                shutil.rmtree(work / "mount", ignore_errors=True)
+    text = section.markdown(result, method.notes(options, servers, result, facts, profile), errors)
+    Path(options.output).write_text(text)
+    print(text)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as interruption:
+        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); mount and servers stopped")
