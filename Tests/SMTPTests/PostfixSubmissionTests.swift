@@ -75,9 +75,10 @@ struct PostfixSubmissionTests {
     func wrongPassword() async throws {
         try await SharedServers.shared {
             let credential = SMTPCredential.password(user: try TestMailServers.env("ALICE_EMAIL"), password: "wrong-password")
-            let error = await failure {
-                try await SMTPClient.send(TestMailServers.submission(id: TestMailServers.uniqueID()),
-                                          to: TestMailServers.endpoint("SMTPS_PORT", .tls), credential: credential)
+            let submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
+            let endpoint = try TestMailServers.endpoint("SMTPS_PORT", .tls)
+            let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in
+                try await SMTPClient.send(submission, to: endpoint, credential: credential)
             }
             guard case .authenticationFailed(let reply, _)? = error else {
                 Issue.record("expected an authentication failure, got \(String(describing: error))")
@@ -88,14 +89,52 @@ struct PostfixSubmissionTests {
         }
     }
 
+    @Test("a refused OAuth token is an authentication error")
+    func badToken() async throws {
+        try await SharedServers.shared {
+            let credential = SMTPCredential.xoauth2(user: try TestMailServers.env("ALICE_EMAIL"), token: "expired-token")
+            let submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
+            let endpoint = try TestMailServers.endpoint("SUBMISSION_PORT", .starttls)
+            let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in
+                try await SMTPClient.send(submission, to: endpoint, credential: credential)
+            }
+            guard case .authenticationFailed(let reply, _)? = error else {
+                Issue.record("expected an authentication failure, got \(String(describing: error))")
+                return
+            }
+            #expect(reply.kind == .permanentNegative)
+        }
+    }
+
+    @Test("a message over Postfix's SIZE is refused before AUTH")
+    func overSize() async throws {
+        try await SharedServers.shared {
+            var submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
+            submission.data += Array(repeating: 0x78, count: 10_240_000)
+            let capture = LogCapture()
+            let endpoint = try TestMailServers.endpoint("SMTPS_PORT", .tls)
+            let credential = try TestMailServers.alicePassword()
+            let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in
+                try await SMTPClient.send(submission, to: endpoint, credential: credential, logger: capture.logger)
+            }
+            guard case .messageTooLarge(let size, let limit)? = error else {
+                Issue.record("expected a size refusal, got \(String(describing: error))")
+                return
+            }
+            #expect(size > limit)
+            #expect(!capture.text.contains("C: AUTH"))
+        }
+    }
+
     @Test("a server that does not offer STARTTLS is refused before any AUTH")
     func startTLSNotOffered() async throws {
         try await SharedServers.shared {
             let capture = LogCapture()
-            let error = await failure {
-                try await SMTPClient.send(TestMailServers.submission(id: TestMailServers.uniqueID()),
-                                          to: TestMailServers.endpoint("SMTP_PLAIN_PORT", .starttls),
-                                          credential: TestMailServers.alicePassword(), logger: capture.logger)
+            let submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
+            let endpoint = try TestMailServers.endpoint("SMTP_PLAIN_PORT", .starttls)
+            let credential = try TestMailServers.alicePassword()
+            let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in
+                try await SMTPClient.send(submission, to: endpoint, credential: credential, logger: capture.logger)
             }
             #expect(error == .startTLSNotOffered)
             #expect(capture.text.contains("C: EHLO"), "the session did reach EHLO")
@@ -107,10 +146,11 @@ struct PostfixSubmissionTests {
     @Test("a self-signed certificate is refused as a TLS error")
     func selfSigned() async throws {
         try await SharedServers.shared {
-            let error = await failure {
-                try await SMTPClient.send(TestMailServers.submission(id: TestMailServers.uniqueID()),
-                                          to: TestMailServers.endpoint("SMTPS_SELFSIGNED_PORT", .tls),
-                                          credential: TestMailServers.alicePassword())
+            let submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
+            let endpoint = try TestMailServers.endpoint("SMTPS_SELFSIGNED_PORT", .tls)
+            let credential = try TestMailServers.alicePassword()
+            let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in
+                try await SMTPClient.send(submission, to: endpoint, credential: credential)
             }
             guard case .tls(let reason)? = error else {
                 Issue.record("expected a TLS error, got \(String(describing: error))")
@@ -120,16 +160,13 @@ struct PostfixSubmissionTests {
         }
     }
 
-    /// The SMTP error of `body`, nil when it succeeded; another error fails the test.
-    private func failure(_ body: () async throws -> SMTPDeliveryReport) async -> SMTPError? {
+    /// The error of `body`, nil when it succeeded.
+    private func failure(_ body: () async throws(SMTPError) -> SMTPDeliveryReport) async -> SMTPError? {
         do {
             _ = try await body()
             return nil
-        } catch let error as SMTPError {
-            return error
         } catch {
-            Issue.record("not an SMTP error: \(error)")
-            return nil
+            return error
         }
     }
 }

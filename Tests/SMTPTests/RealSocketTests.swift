@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOPosix
 import SMTP
@@ -33,7 +34,7 @@ struct RealSocketTests {
         let started = ContinuousClock.now
         let result = await Result(awaiting: { () async throws(SMTPError) -> SMTPDeliveryReport in
             try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: port, security: security),
-                                      credential: .sample, timeouts: SMTPTimeouts(connect: .milliseconds(300)))
+                                      credential: .sample, timeouts: SMTPTimeouts(connect: .milliseconds(300)), logger: .quiet)
         })
         guard case .failure(let error) = result else {
             Issue.record("got \(result)")

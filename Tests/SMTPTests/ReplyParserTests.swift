@@ -146,3 +146,26 @@ struct ReplyParserTests {
         #expect(SMTPReply(code: 354, lines: []).description == "354")
     }
 }
+
+extension ReplyParserTests {
+    @Test("random bytes in random pieces never crash the parser")
+    func randomBytes() {
+        var random = SubmissionStateMachineTests.SplitMix64(state: 7)
+        let alphabet = Array("0123456789 -\r\n25Ax".utf8) + [0x00, 0xFF, 0x80]
+        for _ in 0..<2_000 {
+            var parser = ReplyParser(limits: SMTPReplyLimits(maxLineLength: 32, maxLines: 4))
+            for _ in 0..<8 {
+                let piece = (0..<Int(random.next() % 40)).map { _ in alphabet.randomElement(using: &random) ?? 0 }
+                parser.append(piece)
+                do {
+                    while let reply = try parser.next() {
+                        #expect((200...599).contains(reply.code))
+                        #expect(reply.lines.count <= 4)
+                    }
+                } catch {
+                    break
+                }
+            }
+        }
+    }
+}

@@ -52,7 +52,8 @@ class Phases:
     def profile(self):
         """One more cold read under the profilers; the note says where the time went."""
         say("profiling one more cold read ...")
-        return profiling.cold_read_profile(self.options.binary, self.mount, self.path, self.options.work)
+        return profiling.cold_read_profile(self.options.binary, self.mount, self.path, self.options.work,
+                                           self.servers.port)
 
     def _mount_cold(self):
         sample = mount_reads.cold_sample(self.options.binary, self.mount, self.path, self._logins)

@@ -1,7 +1,6 @@
-"""Where a cold read's time goes inside mailfs: `perf record` of the mount process during one
-extra cold read (hottest symbols), then `strace -c` during another (system calls). Neither
-run counts in the table; both tools are optional and the note says which were missing."""
-import os
+"""Where a cold read's time goes inside mailfs, from two extra cold reads (not in the table):
+`perf trace` of the mount's system calls gives the download's timeline (command sent, last
+byte received, cache file written, open() answered), `perf record` its hottest code."""
 import re
 import shutil
 import signal
@@ -10,16 +9,22 @@ import time
 from pathlib import Path
 
 import mount_reads
+import timeline
+from section import seconds
 
 PERF_LINE = re.compile(r"^\s*([0-9.]+)%\s+(\S+)\s+\[[.k]\]\s+(.+?)\s*$")
 ATTACH_SECONDS = 1.0   # lets the profiler attach to every thread before the read starts
-TOP_SYMBOLS = 8
-TOP_SYSCALLS = 5
+TOP_SYMBOLS = 6
+TRACED = "read,write,writev,openat,rename,renameat,renameat2"
 
 
-def cold_read_profile(binary, mount, path, work):
-    parts = [_perf_part(binary, mount, path, Path(work)), _strace_part(binary, mount, path, Path(work))]
-    return "Profile (one extra cold read each, not in the table): " + " ".join(parts)
+def cold_read_profile(binary, mount, path, work, imap_port):
+    if not shutil.which("perf"):
+        return "Profile: perf is not installed, so no profile was taken."
+    work = Path(work)
+    return " ".join(["Profile (two extra cold reads, not in the table):",
+                     _timeline_part(binary, mount, path, work, imap_port),
+                     _hot_symbols_part(binary, mount, path, work)])
 
 
 def _profiled_read(binary, mount, path, argv):
@@ -39,52 +44,40 @@ def _profiled_read(binary, mount, path, argv):
             profiler.wait()
 
 
-def _perf_part(binary, mount, path, work):
-    if not shutil.which("perf"):
-        return "perf: not installed."
+def _timeline_part(binary, mount, path, work, imap_port):
+    output = work / "perf-trace.txt"
+    fds = timeline.descriptors(mount.process.pid, imap_port)
+    read = _profiled_read(binary, mount, path, ["perf", "trace", "-p", str(mount.process.pid),
+                                                "-e", TRACED, "-o", str(output)])
+    try:
+        text = output.read_text(errors="replace")
+    except OSError:
+        return "perf trace: no output."
+    output.unlink(missing_ok=True)
+    phases = timeline.phases(text, fds)
+    if phases is None:
+        return "perf trace: the download's system calls were not all found."
+    steps = "; ".join(f"{label} {seconds(value)}" for label, value in phases)
+    return (f"Timeline of one cold read from `perf trace` of the mount's system calls (open() took "
+            f"{seconds(read['open'])} under it, the reads after it {seconds(read['total'] - read['open'])}): "
+            f"{steps}.")
+
+
+def _hot_symbols_part(binary, mount, path, work):
     data = work / "perf.data"
     read = _profiled_read(binary, mount, path,
                           ["perf", "record", "-F", "999", "-p", str(mount.process.pid), "-o", str(data)])
     report = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children",
-                             "--sort", "dso,symbol", "--percent-limit", "1.5"], capture_output=True, text=True)
+                             "--fields", "overhead,dso,sym", "--percent-limit", "2"],
+                            capture_output=True, text=True)
     data.unlink(missing_ok=True)
     rows = [match.groups() for match in map(PERF_LINE.match, report.stdout.splitlines()) if match]
     if not rows:
-        return "perf: no samples."
+        return "perf record: no samples."
     names = _demangled([symbol for _, _, symbol in rows[:TOP_SYMBOLS]])
     hottest = "; ".join(f"{percent}% {name} ({dso})" for (percent, dso, _), name in zip(rows, names))
-    return (f"perf (whole mount process, cold read {read['total']:.2f} s under it), hottest symbols of its "
-            f"CPU samples: {hottest}.")
-
-
-def _strace_part(binary, mount, path, work):
-    if not shutil.which("strace"):
-        return "strace: not installed."
-    output = work / "strace.txt"
-    threads = sorted(os.listdir(f"/proc/{mount.process.pid}/task"), key=int)
-    argv = ["strace", "-c", "-f", "-o", str(output)] + [arg for tid in threads for arg in ("-p", tid)]
-    read = _profiled_read(binary, mount, path, argv)
-    try:
-        text = output.read_text(errors="replace")
-    except OSError:
-        return "strace -c: no summary."
-    output.unlink(missing_ok=True)
-    calls = _syscalls(text)
-    top = "; ".join(f"{name} {count:,} calls ({share}% of syscall time)" for name, count, share in calls[:TOP_SYSCALLS])
-    return f"strace -c (all {len(threads)} threads; cold read {read['total']:.2f} s under it): {top}."
-
-
-def _syscalls(text):
-    """(name, calls, % time) rows of an `strace -c` summary, by time spent."""
-    rows = []
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) >= 5 and fields[0].replace(".", "").isdigit() and fields[-1] != "total":
-            try:
-                rows.append((fields[-1], int(fields[3]), fields[0]))
-            except ValueError:
-                continue
-    return rows
+    return (f"Hottest code of the mount process during another cold read (`perf record`, {read['total']:.2f} s "
+            f"under it; share of its CPU samples): {hottest}.")
 
 
 def _demangled(symbols):
@@ -93,6 +86,7 @@ def _demangled(symbols):
         return symbols
     result = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(symbols),
                             capture_output=True, text=True)
-    lines = result.stdout.splitlines()
-    shortened = [line if len(line) <= 120 else line[:117] + "..." for line in lines]
-    return shortened if result.returncode == 0 and len(lines) == len(symbols) else symbols
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    if result.returncode != 0 or len(lines) != len(symbols):
+        return symbols
+    return [line if len(line) <= 100 else line[:97] + "..." for line in lines]

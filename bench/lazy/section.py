@@ -68,6 +68,12 @@ def cached_rows(result):
     return rows
 
 
+def first_read_goal_met(result):
+    """Whether the cold read's median is within 1.2x of imaplib's fetch + decode."""
+    total, decoded = median(result.get("mount_cold", []), "total"), median(result.get("raw", []), "decoded")
+    return bool(total and decoded and total <= GOAL_FIRST_READ * decoded)
+
+
 def goal_rows(result):
     """(goal, measured, met) for each goal the samples answer."""
     rows = []

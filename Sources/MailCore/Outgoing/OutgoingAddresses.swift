@@ -33,8 +33,11 @@ enum OutgoingAddresses {
     /// domain literal. Non-ASCII is allowed (RFC 6531).
     static func isValid(_ address: String) -> Bool {
         let bytes = Array(address.utf8)
-        guard !bytes.contains(where: { $0 < ASCII.space || $0 == 0x7F || $0 == ASCII.lessThan || $0 == ASCII.greaterThan }),
-              let at = bytes.lastIndex(of: ASCII.at), at > 0, at < bytes.count - 1 else { return false }
+        let breaksEnvelope = { (byte: UInt8) in
+            byte < ASCII.space || byte == 0x7F || byte == ASCII.lessThan || byte == ASCII.greaterThan
+        }
+        guard !bytes.contains(where: breaksEnvelope), let at = bytes.lastIndex(of: ASCII.at),
+              at > 0, at < bytes.count - 1 else { return false }
         return isValidLocalPart(bytes[..<at]) && isValidDomain(bytes[(at + 1)...])
     }
 
@@ -50,8 +53,9 @@ enum OutgoingAddresses {
             return !domain.contains(ASCII.space)
         }
         let labels = domain.split(separator: ASCII.dot, omittingEmptySubsequences: false)
-        return labels.allSatisfy { label in
-            !label.isEmpty && label.allSatisfy { ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == ASCII.minus || $0 >= 0x80 }
+        let isLabelByte = { (byte: UInt8) in
+            ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == ASCII.minus || byte >= 0x80
         }
+        return labels.allSatisfy { !$0.isEmpty && $0.allSatisfy(isLabelByte) }
     }
 }

@@ -43,9 +43,10 @@ public enum OutgoingPreparer {
         let data = header.bytes + HeaderFolder.crlf + content.body
         if let limit = policy.maxSize, data.count > limit { throw .tooLarge(size: data.count, limit: limit) }
         let subject = section.fields.first { $0.lowercasedName == "subject" }.map { HeaderText.unstructured($0.text) }
+        let hasUTF8Address = header.bytes.contains { $0 >= 0x80 }
+            || recipients.contains { $0.utf8.contains { $0 >= 0x80 } }
         return PreparedOutgoing(
             data: data, envelopeFrom: policy.accountAddress, recipients: recipients, messageId: header.messageId,
-            subject: subject ?? "", needs8BitMIME: content.body.contains { $0 >= 0x80 },
-            needsSMTPUTF8: header.bytes.contains { $0 >= 0x80 } || !recipients.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
+            subject: subject ?? "", needs8BitMIME: content.body.contains { $0 >= 0x80 }, needsSMTPUTF8: hasUTF8Address)
     }
 }

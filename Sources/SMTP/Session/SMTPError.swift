@@ -71,7 +71,8 @@ public enum SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A negative reply and the step it answered (its name only, never its arguments).
 public struct SMTPCommandFailure: Sendable, Equatable, CustomStringConvertible {
-    /// `greeting`, `EHLO`, `STARTTLS`, `AUTH`, `MAIL FROM`, `DATA` or `end of data`.
+    /// `greeting`, `EHLO`, `STARTTLS`, `AUTH`, `MAIL FROM`, `RCPT TO` (only for 421, the
+    /// server closing: other RCPT refusals are per recipient), `DATA` or `end of data`.
     public var command: String
     public var reply: SMTPReply
 

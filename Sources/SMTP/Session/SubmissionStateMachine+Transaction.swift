@@ -20,6 +20,11 @@ extension SubmissionStateMachine {
 
     mutating func transactionAnswered(_ reply: SMTPReply, _ transaction: Transaction) -> [Action] {
         var transaction = transaction
+        // 421: the server is closing the connection; no other reply will come.
+        if reply.code == 421 {
+            let command = transaction.mailReply == nil ? "MAIL FROM" : "RCPT TO"
+            return refuse(.transientFailure(SMTPCommandFailure(command: command, reply: reply)))
+        }
         if transaction.mailReply == nil {
             transaction.mailReply = reply
         } else {

@@ -3,6 +3,7 @@ import Foundation
 import IMAP
 import Logging
 import Store
+import Synchronization
 
 /// One account's send queue (FR-SYNC-07/14): strictly oldest first, retries after 30 s,
 /// 2 min and 8 min, failure after 24 h, acceptance committed before anything else, then
@@ -16,6 +17,8 @@ final class OutboxSender: Sendable {
     let transmitter: SMTPTransmitter
     let sentCopies: SentCopyAppender?
     let trigger = SyncTrigger()
+    /// The SIZE the server advertised at the last send: files over it are refused at close().
+    let serverSizeLimit = Mutex<Int?>(nil)
     let logger: Logger
 
     init(account: AccountConfig, endpoint: ServerEndpoint, store: MailStore, activity: AccountActivity,
@@ -77,7 +80,8 @@ final class OutboxSender: Sendable {
         guard let data = try store.outboxData(id: item.id) else { return nil }
         activity.log.record("outbox: sending \(item.fileName) (attempt \(item.attempts + 1))")
         switch await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: item.recipients) {
-        case .accepted(let note):
+        case .accepted(let note, let sizeLimit):
+            serverSizeLimit.withLock { $0 = sizeLimit }
             try store.markAccepted(id: item.id, note: note)
             activity.log.record("outbox: \(item.fileName) accepted by the server" + (note.map { "; \($0)" } ?? ""),
                                 level: note == nil ? "info" : "warning")

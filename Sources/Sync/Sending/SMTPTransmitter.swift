@@ -8,8 +8,9 @@ import Transport
 /// queue does next (FR-SYNC-07 error handling).
 struct SMTPTransmitter: Sendable {
     enum Outcome: Equatable {
-        /// The server took it; `note` names recipients it refused.
-        case accepted(note: String?)
+        /// The server took it; `note` names recipients it refused. `sizeLimit` is the SIZE
+        /// it advertised, for checking the next files at close().
+        case accepted(note: String?, sizeLimit: Int?)
         /// Worth retrying later (connection trouble, 4xx).
         case transient(String)
         /// Never retried: 5xx, authentication, TLS, too large.
@@ -70,7 +71,8 @@ struct SMTPTransmitter: Sendable {
             return report.rejectedRecipients.contains { !$0.isTransientRejection }
                 ? .permanent("every recipient was refused: \(refused)") : .transient("recipients refused for now: \(refused)")
         }
-        return .accepted(note: refused.isEmpty ? nil : "not delivered to \(refused)")
+        return .accepted(note: refused.isEmpty ? nil : "not delivered to \(refused)",
+                         sizeLimit: report.capabilities.maximumSize)
     }
 
     private func classify(_ error: TransmitError) -> Outcome {

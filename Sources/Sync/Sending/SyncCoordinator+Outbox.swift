@@ -6,10 +6,11 @@ import Store
 /// when the queue changes.
 extension SyncCoordinator: OutboxService {
     public func sendingPolicy(accountId: Int64) -> SendingPolicy? {
-        guard let entry = entry(accountId: accountId), entry.sender != nil else { return nil }
+        guard let entry = entry(accountId: accountId), let sender = entry.sender else { return nil }
         let account = entry.synchronizer.account
         return SendingPolicy(
-            outgoing: OutgoingPolicy(accountAddress: account.address, aliases: account.aliases),
+            outgoing: OutgoingPolicy(accountAddress: account.address, aliases: account.aliases,
+                                     maxSize: sender.serverSizeLimit.withLock { $0 }),
             undoDelay: TimeInterval(account.settings.undoSeconds))
     }
 

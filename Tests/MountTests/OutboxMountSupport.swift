@@ -1,0 +1,194 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One account of the test servers in a mount's config: IMAP over implicit TLS, SMTP on
+/// the port and security given (a test server's, or a local port that never answers).
+struct OutboxAccount {
+    /// The account's name and the test servers' user (alice, carol).
+    var user: String
+    var smtpPort: Int
+    var security = "tls"
+    var undoSeconds = 0
+    var sendRetryDelaySeconds = 30
+
+    /// SMTP on the test Postfix port named by `portVariable` (SMTPS_PORT, SUBMISSION_PORT).
+    static func on(_ portVariable: String, user: String = "alice", security: String = "tls") throws -> OutboxAccount {
+        OutboxAccount(user: user, smtpPort: try OutboxServers.port(portVariable), security: security)
+    }
+
+    var toml: String {
+        get throws {
+            let prefix = user.uppercased()
+            return """
+                [accounts.\(user)]
+                address = "\(try SyncedMountTests.env("\(prefix)_EMAIL"))"
+                username = "\(user)"
+                password_command = "printenv MAILFS_TEST_\(prefix)_PASSWORD"
+                ca_file = "\(try SyncedMountTests.env("CA_FILE"))"
+                undo_seconds = \(undoSeconds)
+                send_retry_delay_seconds = \(sendRetryDelaySeconds)
+
+                [accounts.\(user).imap]
+                host = "127.0.0.1"
+                port = \(try OutboxServers.port("IMAPS_PORT"))
+
+                [accounts.\(user).smtp]
+                host = "127.0.0.1"
+                port = \(smtpPort)
+                security = "\(security)"
+
+                """
+        }
+    }
+}
+
+extension MountedMailfs {
+    /// A mount (not started) of `accounts`.
+    static func outbox(_ accounts: [OutboxAccount]) throws -> MountedMailfs {
+        let mount = try MountedMailfs()
+        try mount.configure(accounts)
+        return mount
+    }
+
+    /// Writes (or rewrites, between two mounts of the same store) the config.
+    func configure(_ accounts: [OutboxAccount]) throws {
+        let configDir = root.appendingPathComponent("config/mailfs")
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+        try accounts.map { try $0.toml }.joined(separator: "\n")
+            .write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    /// Writes `text` to a file named `name` outside the mount; returns its path.
+    func draft(_ name: String, _ text: String) throws -> String {
+        let work = root.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let file = work.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// `getfattr --only-values -n NAME PATH`; nil when the file or attribute is missing.
+    func xattr(_ name: String, of relative: String) throws -> String? {
+        let result = try sh("getfattr --only-values -n \(name) '\(relative)' 2>/dev/null")
+        return result.status == 0 ? result.output : nil
+    }
+
+    /// The send state of a file in outbox/ (draft, queued, sending, failed); nil once gone.
+    func sendState(_ relative: String) throws -> String? {
+        try xattr("user.mailfs.state", of: relative)
+    }
+
+    /// A file of the mount as text ("" when unreadable), for failure messages.
+    func text(_ relative: String) -> String {
+        (try? String(contentsOfFile: path(relative), encoding: .utf8)) ?? ""
+    }
+
+    /// A crash: SIGKILL, then the lazy unmount a dead FUSE server needs.
+    func crash() {
+        process?.signal(SIGKILL)
+        waitForExit(seconds: 5)
+        _ = try? Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
+    }
+
+    /// Waits until the account's first sync is done, so its Sent folder is known.
+    func waitForIdle(_ account: String) throws -> Bool {
+        try Poll.until(seconds: 30) { try sh("cat \(account)/.status").output.contains("phase: idle") }
+    }
+}
+
+/// The test mail servers: ports, bob's INBOX, Postfix down and up.
+enum OutboxServers {
+    static func port(_ variable: String) throws -> Int {
+        guard let port = Int(try SyncedMountTests.env(variable)) else {
+            throw MountedMailfs.MountError(message: "MAILFS_TEST_\(variable) is not a port")
+        }
+        return port
+    }
+
+    /// A message as a user types it (LF line ends, no From, Date or Message-ID).
+    static func message(subject: String, to recipient: String = "Bob <bob@example.test>",
+                        extra: String = "") -> String {
+        "To: \(recipient)\n\(extra)Subject: \(subject)\n\nNoon at the usual place?\n"
+    }
+
+    /// How many messages with exactly this subject bob's INBOX holds.
+    static func bobCount(_ subject: String) throws -> Int {
+        let listing = try SyncedMountTests.seed(["list", "--user", "bob", "--mailbox", "INBOX"])
+        #expect(listing.status == 0, "\(listing.output)")
+        return listing.lines.count { $0.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) == subject }
+    }
+
+    /// Waits (at most `seconds`) for the message to reach bob, then a little longer for a
+    /// duplicate; returns how many copies he has.
+    static func delivered(_ subject: String, within seconds: Double = 20) throws -> Int {
+        _ = try Poll.until(seconds: seconds) { try bobCount(subject) > 0 }
+        Thread.sleep(forTimeInterval: 1.5)
+        return try bobCount(subject)
+    }
+
+    /// `ctl.sh STATE stop|start postfix`; its exit status.
+    @discardableResult
+    static func postfix(_ action: String) throws -> Int32 {
+        let ctl = URL(fileURLWithPath: try SyncedMountTests.env("SEED")).deletingLastPathComponent()
+            .appendingPathComponent("ctl.sh").path
+        return try ChildProcess("/bin/bash", [ctl, try SyncedMountTests.env("STATE_DIR"), action, "postfix"],
+                                captureOutput: false).wait()
+    }
+
+    static func uniqueSubject(_ prefix: String) -> String {
+        "\(prefix) \(UUID().uuidString.prefix(8))"
+    }
+}
+
+/// A TCP server on 127.0.0.1 that accepts connections and never says a word: an SMTP
+/// client connecting to it with implicit TLS waits in the handshake.
+final class SilentServer {
+    let port: Int
+    private let process: ChildProcess
+
+    init(in directory: URL) throws {
+        let portFile = directory.appendingPathComponent("silent-\(UUID().uuidString).port")
+        let script = """
+            import os, socket, sys
+            server = socket.socket()
+            server.bind(('127.0.0.1', 0))
+            server.listen(64)
+            with open(sys.argv[1] + '.tmp', 'w') as f:
+                f.write(str(server.getsockname()[1]))
+            os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+            held = []
+            while True:
+                held.append(server.accept()[0])
+            """
+        process = try ChildProcess("/usr/bin/python3", ["-c", script, portFile.path], captureOutput: false)
+        var port: Int?
+        _ = try Poll.until(seconds: 10) {
+            port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+            return port != nil
+        }
+        guard let port else {
+            process.signal(SIGKILL)
+            process.wait()
+            throw MountedMailfs.MountError(message: "the silent server did not start")
+        }
+        self.port = port
+    }
+
+    deinit {
+        process.signal(SIGKILL)
+        process.wait()
+    }
+}
+
+enum Poll {
+    /// Checks `condition` every 0.2 s until it holds (true) or `seconds` pass (false).
+    static func until(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return try condition()
+    }
+}
