@@ -150,4 +150,38 @@ struct SendingTests {
             #expect(try Self.delivered(subject, to: "bob") == 1, "\(harness.log("oauth"))")
         }
     }
+
+    @Test("an unreachable server: retried after each delay, then failed with the reason")
+    func retriesThenFails() async throws {
+        try await SharedServers.shared {
+            let toml = try Self.sendingTOML(name: "work", user: "alice", extra: "send_retry_delay_seconds = 0\n")
+                .replacingOccurrences(of: "port = \(try TestServers.env("SMTPS_PORT"))", with: "port = 9")
+            let harness = try SyncHarness(toml)
+            let first = try #require(try await Self.send(harness, "work", to: "bob@example.test", subject: "Unreachable"))
+            #expect(first.state == .queued && first.attempts == 1 && first.lastError?.contains("connect") == true,
+                    "\(first)")
+            let sender = try #require(harness.coordinator.accounts["work"]?.sender)
+            for _ in 0..<3 { _ = await sender.sendDue(accountId: first.accountId) }
+            let last = try #require(try harness.store.outboxItem(id: first.id))
+            #expect(last.state == .failed && last.lastError?.contains("gave up after 4 attempts") == true, "\(last)")
+        }
+    }
+
+    @Test("a message queued for more than 24 hours fails with \"send timeout\" without being sent")
+    func sendTimeout() async throws {
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try Self.sendingTOML(name: "work", user: "alice"))
+            let accountId = try #require(try harness.store.ensureAccount(name: "work", address: "alice@example.test", isOffline: false).id)
+            let draft = try #require(try harness.store.createDraft(accountId: accountId, fileName: "old.eml"))
+            let dayAgo = Date().addingTimeInterval(-25 * 3600)
+            _ = try harness.store.enqueue(draft: draft.id, OutgoingMessage(
+                fileName: "old.eml", data: Array("To: bob@example.test\r\n\r\nold\r\n".utf8),
+                envelopeFrom: "alice@example.test", recipients: ["bob@example.test"]), notBefore: dayAgo, now: dayAgo)
+            let sender = try #require(harness.coordinator.accounts["work"]?.sender)
+            _ = await sender.sendDue(accountId: accountId)
+            let item = try #require(try harness.store.outboxItem(id: draft.id))
+            #expect(item.state == .failed && item.lastError?.hasPrefix("send timeout") == true, "\(item)")
+            #expect(!harness.log("work").contains("sending old.eml"))
+        }
+    }
 }

@@ -104,8 +104,7 @@ struct SubmissionStateMachine: Sendable {
         case .transaction(let transaction): transactionAnswered(reply, transaction)
         case .dataGo(let recipients): dataAnswered(reply, recipients)
         case .dataCompletion(let recipients): messageAnswered(reply, recipients)
-        case .quitting:
-            finish()
+        case .quitting: finish()
         case .done: []
         }
     }
