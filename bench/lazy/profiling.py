@@ -1,7 +1,6 @@
 """Where a cold read's time goes inside mailfs, from two extra cold reads (not in the table):
 `perf trace` of the mount's system calls gives the download's timeline (command sent, last
 byte received, cache file written, open() answered), `perf record` its hottest code."""
-import re
 import shutil
 import signal
 import subprocess
@@ -12,7 +11,6 @@ import mount_reads
 import timeline
 from section import seconds
 
-PERF_LINE = re.compile(r"^\s*([0-9.]+)%\s+(\S+)\s+\[[.k]\]\s+(.+?)\s*$")
 ATTACH_SECONDS = 1.0   # lets the profiler attach to every thread before the read starts
 TOP_SYMBOLS = 6
 TRACED = "read,write,writev,openat,rename,renameat,renameat2"
@@ -67,17 +65,42 @@ def _hot_symbols_part(binary, mount, path, work):
     data = work / "perf.data"
     read = _profiled_read(binary, mount, path,
                           ["perf", "record", "-F", "999", "-p", str(mount.process.pid), "-o", str(data)])
-    report = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children",
-                             "--fields", "overhead,dso,sym", "--percent-limit", "2"],
-                            capture_output=True, text=True)
+    threads = _perf_report(data, "overhead,comm")
+    symbols = _perf_report(data, "overhead,comm,dso,sym")
     data.unlink(missing_ok=True)
-    rows = [match.groups() for match in map(PERF_LINE.match, report.stdout.splitlines()) if match]
-    if not rows:
+    if not threads or not symbols:
         return "perf record: no samples."
-    names = _demangled([symbol for _, _, symbol in rows[:TOP_SYMBOLS]])
-    hottest = "; ".join(f"{percent}% {name} ({dso})" for (percent, dso, _), name in zip(rows, names))
-    return (f"Hottest code of the mount process during another cold read (`perf record`, {read['total']:.2f} s "
-            f"under it; share of its CPU samples): {hottest}.")
+    names = _demangled([fields[3] for fields in symbols[:TOP_SYMBOLS] if len(fields) == 4])
+    hottest = "; ".join(f"{fields[0]}% {name} ({fields[2]}, {_thread(fields[1])})"
+                        for fields, name in zip(symbols, names))
+    busiest = ", ".join(f"{_thread(comm)} {percent}%" for percent, comm in threads[:3])
+    return (f"CPU of the mount process during another cold read (`perf record`, {read['total']:.2f} s under "
+            f"it), by thread: {busiest}; hottest code: {hottest}.")
+
+
+def _perf_report(data, fields):
+    """perf report's rows (percent, then each other field) above 1.5 %, CPU samples of the mount only."""
+    report = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children", "--fields", fields,
+                             "--percent-limit", "1.5"], capture_output=True, text=True)
+    rows = []
+    for line in report.stdout.splitlines():
+        if line.startswith("#") or "%" not in line:
+            continue
+        percent, _, rest = line.strip().partition("%")
+        head = rest.split(None, len(fields.split(",")) - 2)
+        if head and head[-1].startswith("[") and len(head) == 3:  # "[.] symbol" after the dso
+            head = head[:2] + [head[2].partition("] ")[2]]
+        rows.append([percent] + [field.strip() for field in head])
+    return rows
+
+
+def _thread(comm):
+    """perf's 15-character thread names, said plainly."""
+    if comm.startswith("NIO-"):
+        return "network event loop"
+    if comm.endswith("default-qos") or comm.endswith("overcommit"):
+        return "Swift task threads"
+    return f"thread {comm}"
 
 
 def _demangled(symbols):

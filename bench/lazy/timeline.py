@@ -75,8 +75,7 @@ def phases(text, fds):
     if not commands or not received or not replies:
         return None
     return [
-        ("first IMAP command written (EXAMINE) to the FETCH written", commands[-1] - commands[0]),
-        ("FETCH written to its last byte received", received[-1] - commands[-1]),
+        ("first command (EXAMINE, then the UID FETCH) written to the last byte received", received[-1] - commands[0]),
         ("last byte to cache file created (parse the response, decode base64)", created[0] - received[-1]),
         ("cache file written", renamed[0] - created[0]),
         ("file renamed to open() answered (store update, eviction check)", replies[0] - renamed[0]),
