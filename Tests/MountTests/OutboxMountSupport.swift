@@ -9,6 +9,8 @@ struct OutboxAccount {
     var user: String
     var smtpPort: Int
     var security = "tls"
+    /// nil: the test Dovecot's IMAPS port.
+    var imapPort: Int?
     var undoSeconds = 0
     var sendRetryDelaySeconds = 30
 
@@ -31,7 +33,7 @@ struct OutboxAccount {
 
                 [accounts.\(user).imap]
                 host = "127.0.0.1"
-                port = \(try OutboxServers.port("IMAPS_PORT"))
+                port = \(try imapPort ?? OutboxServers.port("IMAPS_PORT"))
 
                 [accounts.\(user).smtp]
                 host = "127.0.0.1"
@@ -68,6 +70,33 @@ extension MountedMailfs {
         return file.path
     }
 
+    /// The file `name` of `OutboxMountTests.invalidFile`, written outside the mount.
+    func invalidDraft(_ name: String) throws -> String {
+        let subject = OutboxServers.uniqueSubject("Refused")
+        switch name {
+        case "empty.eml":
+            return try draft(name, "")
+        case "garbage.eml":
+            let path = try draft(name, "")
+            #expect(try Shell.run("/bin/sh", ["-c", "head -c 4096 /dev/urandom > \"$0\"", path]).status == 0)
+            return path
+        case "picture.eml":
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52,
+                                0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89]
+            let path = try draft(name, "")
+            try Data(png).write(to: URL(fileURLWithPath: path))
+            return path
+        case "norecipient.eml":
+            return try draft(name, "Subject: \(subject)\n\nTo whom?\n")
+        case "foreign.eml":
+            return try draft(name, OutboxServers.message(subject: subject, extra: "From: mallory@evil.test\n"))
+        case "injection.eml":
+            return try draft(name, "To: bob@example.test\nSubject: =?utf-8?q?x=0D=0ABcc:_evil@example.test?=\n\nhi\n")
+        default:
+            throw MountError(message: "no invalid draft is named \(name)")
+        }
+    }
+
     /// `getfattr --only-values -n NAME PATH`; nil when the file or attribute is missing.
     func xattr(_ name: String, of relative: String) throws -> String? {
         let result = try sh("getfattr --only-values -n \(name) '\(relative)' 2>/dev/null")
@@ -79,9 +108,10 @@ extension MountedMailfs {
         try xattr("user.mailfs.state", of: relative)
     }
 
-    /// A file of the mount as text ("" when unreadable), for failure messages.
+    /// A file of the mount as `cat` reads it, to its end ("" when unreadable). `.log` and
+    /// `.status` grow while their size in the kernel's attribute cache does not.
     func text(_ relative: String) -> String {
-        (try? String(contentsOfFile: path(relative), encoding: .utf8)) ?? ""
+        (try? sh("cat '\(relative)'"))?.output ?? ""
     }
 
     /// A crash: SIGKILL, then the lazy unmount a dead FUSE server needs.
@@ -104,6 +134,23 @@ enum OutboxServers {
             throw MountedMailfs.MountError(message: "MAILFS_TEST_\(variable) is not a port")
         }
         return port
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on (it was free a moment ago).
+    static func closedPort() throws -> Int {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(probe, socketAddress, length) == 0 && getsockname(probe, socketAddress, &length) == 0
+            }
+        }
+        guard bound else { throw MountedMailfs.MountError(message: "no free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// A message as a user types it (LF line ends, no From, Date or Message-ID).

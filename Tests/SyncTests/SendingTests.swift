@@ -131,11 +131,11 @@ struct SendingTests {
                 echo call >> "\(dir.path)/calls"
                 if [ "$(wc -l < "\(dir.path)/calls")" -le 2 ]; then echo expired-token; else printenv MAILFS_TEST_ALICE_TOKEN; fi
                 """.write(to: script, atomically: true, encoding: .utf8)
-            chmod(script.path, 0o755)
-            setenv("MAILFS_TEST_TOKEN_SCRIPT", script.path, 1)
+            // Run by `sh`, not exec'd: a script written a moment ago can still be open for
+            // writing in a child another test spawned meanwhile (ETXTBSY).
             let toml = try Self.sendingTOML(name: "oauth", user: "alice", xoauth2: true)
                 .replacingOccurrences(of: "token_command = \"printenv MAILFS_TEST_ALICE_PASSWORD\"",
-                                      with: "token_command = \"\(script.path)\"")
+                                      with: "token_command = \"sh \(script.path)\"")
             let harness = try SyncHarness(toml)
             let subject = "Token \(UUID().uuidString.prefix(8))"
             // Two expired answers: the first attempt and its one refresh fail (failed), then a

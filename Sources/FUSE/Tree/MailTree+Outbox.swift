@@ -14,10 +14,17 @@ extension MailTree {
             || [".tmp", ".swp", ".swx", ".part", ".partial"].contains { lower.hasSuffix($0) }
     }
 
+    /// Any name a user or an editor may give a file here: no control characters (the
+    /// kernel already refuses `/`, NUL, `.` and `..`), at most 255 bytes.
+    static func isAcceptableOutboxName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".."
+            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" }
+    }
+
     public func create(parent: Inode, name: String, flags: Int32) throws(FSError) -> (FileAttributes, OpenedFile) {
         guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EROFS) }
         guard sendingPolicy(accountId) != nil else { throw FSError(EROFS) }
-        guard FileNamer.sanitize(name) == name, name.utf8.count <= 255 else { throw FSError(EINVAL) }
+        guard Self.isAcceptableOutboxName(name) else { throw FSError(EINVAL) }
         guard let item = try storeCall({ try store.createDraft(accountId: accountId, fileName: name) }) else {
             throw FSError(EEXIST)
         }
@@ -80,7 +87,7 @@ extension MailTree {
         case .failure(let rejection):
             if !keepingDraft { _ = try? store.removeOutboxItem(id: item.id, ifIn: [.draft]) }
             listings.forget(Node.outbox(accountId).inode)
-            report(accountId, "outbox: \(item.fileName) refused: \(rejection.reason)", level: "error")
+            report(accountId, "\(item.fileName) refused: \(rejection.reason)", level: "error")
             if case .tooLarge = rejection { throw FSError(EFBIG) }
             throw FSError(EINVAL)
         case .success(let prepared):
@@ -90,7 +97,7 @@ extension MailTree {
                 try store.enqueue(draft: item.id, message, notBefore: now.addingTimeInterval(policy.undoDelay), now: now)
             }
             guard queued else { throw FSError(ENOENT) }
-            report(accountId, "outbox: \(item.fileName) queued for \(prepared.recipients.count) recipient(s)"
+            report(accountId, "\(item.fileName) queued for \(prepared.recipients.count) recipient(s)"
                    + (policy.undoDelay > 0 ? ", sending in \(Int(policy.undoDelay)) s" : ""))
             outboxService.withLock { $0 }?.queueChanged(accountId: accountId)
         }
@@ -100,12 +107,13 @@ extension MailTree {
         outboxService.withLock { $0 }?.sendingPolicy(accountId: accountId)
     }
 
-    /// A line in the account's `.log`; errors also become `.status`'s last error.
+    /// An `outbox: …` line in the account's `.log`; errors also become `.status`'s
+    /// `outbox_error`.
     func report(_ accountId: Int64, _ message: String, level: String = "info") {
         guard let account = try? accounts.record(id: accountId) else { return }
         let activity = accounts.activity(for: account)
-        activity.log.record(message, level: level)
-        if level == "error" { activity.update { $0.lastError = message } }
+        activity.log.record("outbox: " + message, level: level)
+        if level == "error" { activity.update { $0.outboxError = message } }
     }
 
     func outboxAttributes(_ item: OutboxItem) -> FileAttributes {

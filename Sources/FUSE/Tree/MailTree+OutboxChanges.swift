@@ -1,5 +1,4 @@
 import Foundation
-import MailCore
 import Store
 
 /// `rm`, `mv` and `touch` in outbox/.
@@ -14,7 +13,7 @@ extension MailTree {
         }
         drafts.end(item.id)
         listings.forget(parent)
-        if item.state != .draft { report(accountId, "outbox: \(item.fileName) discarded (\(item.state.rawValue))") }
+        if item.state != .draft { report(accountId, "\(item.fileName) discarded (\(item.state.rawValue))") }
         outboxService.withLock { $0 }?.queueChanged(accountId: accountId)
     }
 
@@ -22,7 +21,7 @@ extension MailTree {
     /// checked and queued like a file closed under that name (and stays if refused).
     public func rename(parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError) {
         guard case .outbox(let accountId)? = Node(inode: parent), newParent == parent else { throw FSError(EROFS) }
-        guard FileNamer.sanitize(newName) == newName, newName.utf8.count <= 255 else { throw FSError(EINVAL) }
+        guard Self.isAcceptableOutboxName(newName) else { throw FSError(EINVAL) }
         let item = try outboxItem(named: name, parent: parent)
         guard try storeCall({ try store.renameOutboxItem(id: item.id, to: newName) }) else { throw FSError(EEXIST) }
         listings.forget(parent)
@@ -52,7 +51,7 @@ extension MailTree {
                 try store.updateOutboxItem(id: id, from: [.failed], to: .queued, attempts: 0, notBefore: now,
                                            error: .some(nil), createdAt: now)
             }
-            report(item.accountId, "outbox: \(item.fileName) queued again")
+            report(item.accountId, "\(item.fileName) queued again")
             outboxService.withLock { $0 }?.queueChanged(accountId: item.accountId)
         }
         guard let updated = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }

@@ -21,6 +21,12 @@ final class OutboxDrafts: Sendable {
         buffers.withLock { buffers in
             guard var bytes = buffers[id], offset <= Self.maxSize - data.count else { return false }
             buffers[id] = nil  // no copy-on-write of the whole buffer
+            if offset == bytes.count {
+                // The usual case (cp, cat >): append, amortized O(1) per byte.
+                bytes.append(contentsOf: data)
+                buffers[id] = bytes
+                return true
+            }
             if bytes.count < offset + data.count {
                 bytes.append(contentsOf: repeatElement(0, count: offset + data.count - bytes.count))
             }

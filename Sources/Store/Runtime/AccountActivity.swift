@@ -50,6 +50,9 @@ public final class AccountActivity: Sendable {
         public var progress = "none"
         public var connections = "0 active, 0 max, 0 idle, 0 waiting"
         public var heldDeletes = 0
+        /// The last file refused in outbox/ or message given up on; kept apart from
+        /// `lastError`, which every successful sync clears. Cleared by the next delivery.
+        public var outboxError: String?
         public init() {}
     }
 

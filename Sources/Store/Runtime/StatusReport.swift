@@ -43,6 +43,7 @@ public enum StatusReport {
             ("outbox", "\(facts.outbox.queued) queued, \(facts.outbox.sending) sending, \(facts.outbox.failed) failed"),
             ("cache", "\(megabytes(facts.cacheBytes)) / \(megabytes(facts.cacheLimitBytes))"),
             ("held_deletes", String(state.heldDeletes)),
+            ("outbox_error", state.outboxError ?? "none"),
         ]
         var text = lines.map { "\($0.0): \($0.1)\n" }.joined()
         text += "\n" + folderTable(facts.folders)

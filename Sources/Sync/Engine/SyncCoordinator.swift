@@ -51,16 +51,19 @@ public final class SyncCoordinator: Sendable {
             Task.detached { await sender.run() }
         }
         let started = accounts.values.map { entry in
-            let (synchronizer, trigger) = (entry.synchronizer, entry.trigger)
+            let (synchronizer, trigger, sender) = (entry.synchronizer, entry.trigger, entry.sender)
             return Task.detached {
                 let interval = synchronizer.timing.pollInterval
                 await synchronizer.syncOnce()
+                // A sync may have found the Sent folder a delivered message's copy waits for.
+                sender?.trigger.fire()
                 let idle = Task { await synchronizer.idleMonitor(global: global).run() }
                 await withTaskCancellationHandler {
                     while !Task.isCancelled {
                         await trigger.wait(upTo: interval)
                         guard !Task.isCancelled else { break }
                         await synchronizer.syncOnce()
+                        sender?.trigger.fire()
                     }
                 } onCancel: {
                     idle.cancel()

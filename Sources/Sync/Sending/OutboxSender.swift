@@ -82,6 +82,7 @@ final class OutboxSender: Sendable {
         switch await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: item.recipients) {
         case .accepted(let note, let sizeLimit):
             serverSizeLimit.withLock { $0 = sizeLimit }
+            activity.update { $0.outboxError = nil }
             try store.markAccepted(id: item.id, note: note)
             activity.log.record("outbox: \(item.fileName) accepted by the server" + (note.map { "; \($0)" } ?? ""),
                                 level: note == nil ? "info" : "warning")
@@ -116,7 +117,7 @@ final class OutboxSender: Sendable {
     private func fail(_ item: OutboxItem, _ reason: String) throws {
         try store.updateOutboxItem(id: item.id, from: [.queued, .sending], to: .failed, error: .some(reason))
         activity.log.record("outbox: \(item.fileName) failed: \(reason)", level: "error")
-        activity.update { $0.lastError = "outbox: \(item.fileName) failed: \(reason)" }
+        activity.update { $0.outboxError = "\(item.fileName) failed: \(reason)" }
     }
 }
 

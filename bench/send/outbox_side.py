@@ -1,0 +1,97 @@
+"""mailfs's side: the sync benchmark's mount of alice's account, plus her SMTP server (SMTPS,
+the test CA) and `undo_seconds = 0`, so a file copied into outbox/ goes at once."""
+import os
+import shlex
+import subprocess
+import time
+
+import mailfs_side
+from mailfs_side import ACCOUNT, Mount
+from servers import BenchError
+
+SAVED = " outbox: copy saved in "
+PROBLEMS = (" failed: ", " refused: ", " not sent: ", "saving the sent copy failed")
+
+
+def config_with_smtp(text, servers):
+    """The sync benchmark's config text with the undo delay off and the account's SMTP server."""
+    if "[defaults]\n" not in text:
+        raise BenchError("bench/sync/mailfs_side.py's config has no [defaults] table to extend")
+    text = text.replace("[defaults]\n", "[defaults]\nundo_seconds = 0\n", 1)
+    return text + (f'\n[accounts.{ACCOUNT}.smtp]\nhost = "127.0.0.1"\n'
+                   f'port = {servers.env["SMTPS_PORT"]}\nsecurity = "tls"\n')
+
+
+class OutboxMount(Mount):
+    @property
+    def outbox(self):
+        return self.account_dir / "outbox"
+
+    def start(self):
+        """Mount.start, which writes mailfs_side.config_text(…) right before the exec, with
+        that text extended for the duration of the call."""
+        plain = mailfs_side.config_text
+        mailfs_side.config_text = lambda servers, user: config_with_smtp(plain(servers, user), servers)
+        try:
+            super().start()
+        finally:
+            mailfs_side.config_text = plain
+
+    def copy_in(self, path):
+        """`cp FILE outbox/`; returns (launched, returned) perf_counter stamps. cp returns once
+        close() has checked the message and committed it to the queue."""
+        launched = time.perf_counter()
+        done = subprocess.run(["cp", str(path), str(self.outbox) + "/"], capture_output=True)
+        returned = time.perf_counter()
+        if done.returncode != 0:
+            raise BenchError(f"cp {path} into outbox/ failed: {done.stderr.decode(errors='replace')}"
+                             f"{self.log_problems()}")
+        return launched, returned
+
+    def copy_all(self, paths):
+        """A shell loop of cp, one file after another; returns (started, finished) stamps."""
+        script = f'for f in "$@"; do cp "$f" {shlex.quote(str(self.outbox))}/ || exit 1; done'
+        started = time.perf_counter()
+        done = subprocess.run(["sh", "-c", script, "sh", *map(str, paths)], capture_output=True)
+        finished = time.perf_counter()
+        if done.returncode != 0:
+            raise BenchError(f"the cp loop failed: {done.stderr.decode(errors='replace')}{self.log_problems()}")
+        return started, finished
+
+    def log_lines(self):
+        try:
+            with open(self.account_dir / ".log") as log:
+                return log.read().splitlines()
+        except OSError:
+            return []
+
+    def copies_saved(self):
+        return sum(SAVED in line for line in self.log_lines())
+
+    def log_problems(self):
+        """The .log lines about sends that went wrong, for error messages ("" when none)."""
+        lines = [line for line in self.log_lines() if any(problem in line for problem in PROBLEMS)]
+        return ("\n.log:\n" + "\n".join(lines[-10:])) if lines else ""
+
+    def wait_copies_saved(self, total, timeout, poll=0.02):
+        """Waits until .log shows TOTAL Sent copies saved in all (each message's last step, after
+        which it leaves outbox/); returns the perf_counter stamp it was seen."""
+        deadline = time.monotonic() + timeout
+        while self.copies_saved() < total:
+            if self.process.poll() is not None:
+                raise BenchError(f"mailfs exited ({self.process.returncode}):\n{self.log_tail()}")
+            if time.monotonic() > deadline:
+                raise BenchError(f"only {self.copies_saved()} of {total} Sent copies saved after {timeout} s"
+                                 f"{self.log_problems()}")
+            time.sleep(poll)
+        return time.perf_counter()
+
+    def outbox_left(self):
+        """{name: user.mailfs.state} of what outbox/ still lists."""
+        left = {}
+        for name in os.listdir(self.outbox):
+            try:
+                left[name] = os.getxattr(self.outbox / name, "user.mailfs.state").decode()
+            except OSError as error:
+                left[name] = f"({error.strerror})"
+        return left

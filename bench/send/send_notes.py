@@ -1,0 +1,78 @@
+"""Method notes under the tables: what was measured, how, on what."""
+import os
+import subprocess
+
+import msmtp_side
+from section import seconds
+
+
+def postfix_version():
+    try:
+        done = subprocess.run(["postconf", "-d", "-h", "mail_version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def spread(samples, key):
+    """Every sample of KEY in run order, so the spread behind a median is visible."""
+    return ", ".join(seconds(sample.get(key)) for sample in samples)
+
+
+def samples_line(result):
+    parts = [(label, result.get(side, []), key) for label, side, key in (
+        ("mailfs cp returned → accepted", "mailfs_one", "accepted"),
+        ("msmtp launched → exited", "msmtp_one", "exited"),
+        ("mailfs cp returned → in INBOX", "mailfs_one", "delivered"),
+        ("msmtp launched → in INBOX", "msmtp_one", "delivered"),
+        ("mailfs batch → all in INBOX", "mailfs_bulk", "delivered"),
+        ("msmtp batch → all in INBOX", "msmtp_bulk", "delivered"))]
+    shown = [f"{label} {spread(samples, key)}" for label, samples, key in parts if samples]
+    return "Samples in run order: " + "; ".join(shown) + "." if shown else None
+
+
+def notes(options, servers, result, facts, trace):
+    facts = dict(facts)
+    lines = [
+        f"Servers: Debian's Postfix {postfix_version()} and Dovecot {servers.dovecot_version()} started by "
+        "`.ci/servers/start.sh` on 127.0.0.1. Both clients submit to Postfix's implicit-TLS port (465-style, "
+        "the test CA, TLS 1.2+) with AUTH PLAIN as alice (Postfix asks Dovecot's auth socket); Postfix "
+        "delivers by LMTP into bob's INBOX (Maildir). The letter: about 1.7 KiB of plain text with From, To, "
+        "Subject, Date, Message-ID, MIME-Version and Content-Type, so mailfs adds nothing and both clients "
+        "send the same bytes; each message has its own Message-ID.",
+        "mailfs: release build, `mailfs mount` of alice's account into a fresh store (the sync benchmark's "
+        "config: `poll_interval_seconds = 3600`) plus `undo_seconds = 0` and `[accounts.bench.smtp]` on the "
+        "SMTPS port; `cp FILE outbox/` from this Python process. `cp` returns once close() has checked the "
+        "message and committed it to the queue; the account's sender then submits it (a new SMTP connection "
+        "per message, the password from `password_command = \"printenv …\"`) and afterwards APPENDs the Sent "
+        "copy over IMAP, which the timings of acceptance and delivery do not wait for.",
+        f"msmtp: {msmtp_side.version()}, `msmtp -C RC -t < FILE`; RC: `tls on`, `tls_starttls off`, "
+        "`tls_trust_file` the test CA, `auth plain`, `user alice`, `passwordeval printenv …` (the same "
+        "password command as mailfs's). It exits after the server's 250 and QUIT.",
+        "Events come from inotify, not polling, by a thread that stamps each with the same monotonic clock "
+        "as the client stamps: MAIL FROM = Postfix's cleanup renames its queue file in `queue/incoming/` to "
+        "the queue id; accepted = cleanup makes that file executable (chmod 0700), its mark that the whole "
+        "message is safely on disk, right before smtpd answers the DATA with 250; in bob's INBOX = Dovecot "
+        "renames the message into `Maildir/new/`. Postfix's log has whole-second timestamps and mailfs's "
+        "`.log` too, so neither can time a message; this is the same event for both clients.",
+        "Per message: for mailfs the clock starts when `cp` returns (issue 5's definition; the `cp` itself "
+        "is shown apart and in the \"from `cp` launched\" rows), for msmtp at its launch; accepted = msmtp's "
+        "exit (when its user knows), and for mailfs Postfix's commit (mailfs learns it one reply later). "
+        f"One untimed warm-up of each side, then {options.samples} rounds, the order alternating; each "
+        "message is in bob's INBOX and mailfs's Sent copy saved (`.log` line) before the next starts, plus "
+        "0.3 s for the Sent folder sync that follows.",
+        f"Throughput: {options.bulk_rounds} rounds of {options.count} messages on each side, alternating. "
+        f"mailfs: a shell loop `for f; do cp \"$f\" outbox/; done` (each cp returns when its message is "
+        "queued, the sender works meanwhile); msmtp: the same loop running msmtp, one after another. "
+        "The clock starts when the loop starts; the slowest mailfs round is judged against the 10 s goal.",
+        f"At the end bob's INBOX held {result.get('inbox_count', 'n/a')} messages (IMAP STATUS), each one "
+        "accepted once, and alice's outbox/ was empty.",
+        trace,
+        samples_line(result),
+        f"Machine: {facts.get('CPU')}, {facts.get('cores')} cores, {facts.get('RAM')} RAM, Linux "
+        f"{facts.get('kernel')}, {facts.get('file system')} under {options.work}; load average (1, 5, 15 min) "
+        f"at the start {facts.get('load average at start')}, at the end "
+        f"{' '.join(f'{value:.2f}' for value in os.getloadavg())}; {facts.get('Swift')}; "
+        f"{facts.get('libfuse')}. Client, servers and mount share the cores: compare the ratios of one run.",
+    ]
+    return [line for line in lines if line]
