@@ -6,29 +6,38 @@ enum Base64 {
     static func decode(_ bytes: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8] {
         let capacity = min(limit, bytes.count / 4 * 3 + 3)
         return [UInt8](unsafeUninitializedCapacity: capacity) { output, initialized in
-            var count = 0
-            var accumulator: UInt32 = 0
-            var bitCount: UInt32 = 0
-            bytes.withUnsafeBufferPointer { input in
-                for byte in input {
-                    let value = table[Int(byte)]
-                    if value < 64 {
-                        accumulator = (accumulator << 6) | UInt32(value)
-                        bitCount += 6
-                        if bitCount >= 8 {
-                            bitCount -= 8
-                            guard count < capacity else { break }
-                            output[count] = UInt8(truncatingIfNeeded: accumulator >> bitCount)
-                            count += 1
-                        }
-                    } else if value == padding {
-                        accumulator = 0
-                        bitCount = 0
-                    }
+            // Raw buffers for the input and the table: attachments are megabytes, and a
+            // static array read per byte pays a lazy-initialisation and bounds check.
+            initialized = bytes.withUnsafeBufferPointer { input in
+                table.withUnsafeBufferPointer { table in
+                    decode(input, into: output, capacity: capacity, table: table)
                 }
             }
-            initialized = count
         }
+    }
+
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
+                               capacity: Int, table: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var accumulator: UInt32 = 0
+        var bitCount: UInt32 = 0
+        for byte in input {
+            let value = table[Int(byte)]
+            if value < 64 {
+                accumulator = (accumulator << 6) | UInt32(value)
+                bitCount += 6
+                if bitCount >= 8 {
+                    bitCount -= 8
+                    guard count < capacity else { break }
+                    output[count] = UInt8(truncatingIfNeeded: accumulator >> bitCount)
+                    count += 1
+                }
+            } else if value == padding {
+                accumulator = 0
+                bitCount = 0
+            }
+        }
+        return count
     }
 
     /// The number of bytes `decode` would produce, without producing them.
