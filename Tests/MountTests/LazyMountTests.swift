@@ -9,9 +9,7 @@ struct LazyMountTests {
     /// bob's account config with nothing stored whole at sync, and a mount of it.
     func mountBob(cacheLimitMB: Int = 500) throws -> MountedMailfs {
         let mount = try MountedMailfs()
-        let configDir = mount.root.appendingPathComponent("config/mailfs")
-        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-        try """
+        try mount.writeConfig("""
             [accounts.bob]
             address = "\(try SyncedMountTests.env("BOB_EMAIL"))"
             username = "bob"
@@ -23,7 +21,7 @@ struct LazyMountTests {
             [accounts.bob.imap]
             host = "127.0.0.1"
             port = \(try SyncedMountTests.env("IMAPS_PORT"))
-            """.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            """)
         return mount
     }
 
@@ -67,7 +65,7 @@ struct LazyMountTests {
             try mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
             let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
-            #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try Poll.until(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
             let original = work.appendingPathComponent("message.eml").path
             let size = try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int
             #expect(try mount.sh("stat -c %s '\(eml)'").lines == ["\(size ?? -1)"], "st_size is exact before the download")
@@ -106,12 +104,12 @@ struct LazyMountTests {
             let folder = try seedMessage(in: work, subject: subject)
             try mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
-            #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try Poll.until(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
             #expect(try SyncedMountTests.seed(["expunge", "--user", "bob", "--mailbox", folder,
                                                "--message-id", "<\(Self.messageId(subject))>"]).status == 0)
             let read = try mount.sh("cat '\(eml)' 2>&1 >/dev/null")
             #expect(read.status != 0 && read.output.contains("No such file"), "\(read.output)")
-            #expect(try waitFor(seconds: 5) { try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"] })
+            #expect(try Poll.until(seconds: 5) { try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"] })
         }
     }
 
@@ -126,7 +124,7 @@ struct LazyMountTests {
             try mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
             let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
-            #expect(try waitFor(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try Poll.until(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
             #expect(try mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0)
             let ctl = URL(fileURLWithPath: try SyncedMountTests.env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
             let state = try SyncedMountTests.env("STATE_DIR")
@@ -146,14 +144,6 @@ struct LazyMountTests {
         subject.replacingOccurrences(of: " ", with: "-") + "@test"
     }
 
-    func waitFor(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return false
-    }
 }
 
 extension String {

@@ -44,6 +44,13 @@ final class MountedMailfs {
         return result.output
     }
 
+    /// Writes (or rewrites, between two mounts of the same store) the config file.
+    func writeConfig(_ toml: String) throws {
+        let configDir = root.appendingPathComponent("config/mailfs")
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+        try toml.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    }
+
     func mailfs(_ arguments: [String]) throws -> Shell.Result {
         try Shell.run(Self.binary, arguments, environment: environment)
     }
@@ -114,5 +121,17 @@ enum Shell {
     static func run(_ executable: String, _ arguments: [String],
                     environment: [String: String]? = nil) throws -> Result {
         try ChildProcess.run(executable, arguments, environment: environment)
+    }
+}
+
+enum Poll {
+    /// Checks `condition` every 0.2 s until it holds (true) or `seconds` pass (false).
+    static func until(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return try condition()
     }
 }

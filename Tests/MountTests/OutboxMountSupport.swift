@@ -55,10 +55,7 @@ extension MountedMailfs {
 
     /// Writes (or rewrites, between two mounts of the same store) the config.
     func configure(_ accounts: [OutboxAccount]) throws {
-        let configDir = root.appendingPathComponent("config/mailfs")
-        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
-        try accounts.map { try $0.toml }.joined(separator: "\n")
-            .write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        try writeConfig(accounts.map { try $0.toml }.joined(separator: "\n"))
     }
 
     /// Writes `text` to a file named `name` outside the mount; returns its path.
@@ -225,17 +222,5 @@ final class SilentServer {
     deinit {
         process.signal(SIGKILL)
         process.wait()
-    }
-}
-
-enum Poll {
-    /// Checks `condition` every 0.2 s until it holds (true) or `seconds` pass (false).
-    static func until(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return try condition()
     }
 }

@@ -21,11 +21,9 @@ struct SyncedMountTests {
     func liveSync() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs()
-            let configDir = mount.root.appendingPathComponent("config/mailfs")
-            try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
             let folder = "Live-\(UUID().uuidString.prefix(8))"
             #expect(try Self.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
-            try """
+            try mount.writeConfig("""
                 [accounts.bob]
                 address = "\(try Self.env("BOB_EMAIL"))"
                 username = "bob"
@@ -35,10 +33,10 @@ struct SyncedMountTests {
                 [accounts.bob.imap]
                 host = "127.0.0.1"
                 port = \(try Self.env("IMAPS_PORT"))
-                """.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+                """)
             try mount.start()
             #expect(try mount.sh("ls").lines.contains("bob"))
-            #expect(try waitFor(seconds: 30) { try mount.sh("cat bob/.status").output.contains("phase: idle") })
+            #expect(try Poll.until(seconds: 30) { try mount.sh("cat bob/.status").output.contains("phase: idle") })
             let status = try mount.sh("cat bob/.status").output
             #expect(status.contains("online: yes") && !status.contains("last_sync: never"), "\(status)")
             #expect(try mount.sh("ls -d bob/\(folder)").status == 0)
@@ -49,18 +47,18 @@ struct SyncedMountTests {
             #expect(try Self.seed(["append", "--user", "bob", "--mailbox", folder, message.path]).status == 0)
             #expect(try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"])
             #expect(try mount.sh("echo sync > bob/.control").status == 0)
-            #expect(try waitFor(seconds: 15) {
+            #expect(try Poll.until(seconds: 15) {
                 try mount.sh("ls bob/\(folder)").lines == ["2026-11-21 1200 Ann - Fresh arrival.eml"]
             })
             #expect(try mount.sh("cat 'bob/\(folder)/2026-11-21 1200 Ann - Fresh arrival.eml'").output.hasSuffix("hello\r\n"))
             #expect(try mount.sh("cat bob/.log").output.contains("sync finished"))
             // IDLE: new mail in the INBOX appears without any trigger.
-            #expect(try waitFor(seconds: 15) { try mount.sh("cat bob/.status").output.contains("idle: active") })
+            #expect(try Poll.until(seconds: 15) { try mount.sh("cat bob/.status").output.contains("idle: active") })
             let pushed = mount.root.appendingPathComponent("pushed.eml")
             try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Pushed \(folder)\r\nDate: Sat, 21 Nov 2026 12:30:00 +0000\r\nMessage-ID: <pushed-\(folder)@test>\r\n\r\nidle\r\n"
                 .write(to: pushed, atomically: true, encoding: .utf8)
             #expect(try Self.seed(["append", "--user", "bob", "--mailbox", "INBOX", pushed.path]).status == 0)
-            #expect(try waitFor(seconds: 15) {
+            #expect(try Poll.until(seconds: 15) {
                 try mount.sh("ls bob/inbox").lines.contains("2026-11-21 1230 Ann - Pushed \(folder).eml")
             })
             let password = try Self.env("BOB_PASSWORD")
@@ -68,12 +66,4 @@ struct SyncedMountTests {
         }
     }
 
-    func waitFor(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return false
-    }
 }
