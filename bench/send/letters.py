@@ -28,6 +28,7 @@ def text(label):
 def write(directory, label):
     """Writes the letter LABEL as DIRECTORY/LABEL.eml and returns its path."""
     path = Path(directory) / f"{label}.eml"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text(label))
     return path
 

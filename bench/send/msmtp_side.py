@@ -48,11 +48,12 @@ class Msmtp:
     def argv(self):
         return ["msmtp", "-C", str(self.config), "-t"]
 
-    def send(self, path):
-        """Runs msmtp on one file; returns (launched, exited) perf_counter stamps."""
+    def send(self, path, wrapper=()):
+        """Runs msmtp on one file (under WRAPPER, a command prefix, if any); returns (launched,
+        exited) perf_counter stamps."""
         with open(path, "rb") as message:
             launched = time.perf_counter()
-            done = subprocess.run(self.argv(), stdin=message, capture_output=True, env=self.environment)
+            done = subprocess.run([*wrapper, *self.argv()], stdin=message, capture_output=True, env=self.environment)
             exited = time.perf_counter()
         if done.returncode != 0:
             raise BenchError(f"msmtp failed ({done.returncode}) on {path}: {done.stderr.decode(errors='replace')}")

@@ -26,12 +26,12 @@ class Rounds:
 
     def per_message(self):
         say("per message: warm-up of each side ...")
-        self._mailfs_one("warm-mailfs")
-        self._msmtp_one("warm-msmtp")
+        self.mailfs_one("warm-mailfs")
+        self.msmtp_one("warm-msmtp")
         mailfs, msmtp = self.result.setdefault("mailfs_one", []), self.result.setdefault("msmtp_one", [])
         for number in range(1, self.options.samples + 1):
             say(f"per message: round {number} of {self.options.samples}")
-            sides = [(mailfs, self._mailfs_one, "mailfs"), (msmtp, self._msmtp_one, "msmtp")]
+            sides = [(mailfs, self.mailfs_one, "mailfs"), (msmtp, self.msmtp_one, "msmtp")]
             for samples, take, name in sides if number % 2 else reversed(sides):
                 samples.append(take(f"{name}-{number:02d}"))
 
@@ -44,7 +44,9 @@ class Rounds:
                     f"{self.options.count} messages ...")
                 samples.append(take(f"bulk{number}-{name}"))
 
-    def _mailfs_one(self, label):
+    def mailfs_one(self, label):
+        """One message through outbox/; seconds from cp's return to each event ("at": that
+        return's perf_counter stamp)."""
         path = letters.write(self.letters, label)
         before = self.arrivals.counts()
         launched, returned = self.mount.copy_in(path)
@@ -52,16 +54,18 @@ class Rounds:
         self.mailfs_total += 1
         saved = self.mount.wait_copies_saved(self.mailfs_total, MESSAGE_TIMEOUT)
         time.sleep(SETTLE_SECONDS)
-        return {"cp": returned - launched, "saved": saved - returned,
+        return {"at": returned, "cp": returned - launched, "saved": saved - returned,
                 **_firsts(seen, returned)}
 
-    def _msmtp_one(self, label):
+    def msmtp_one(self, label, wrapper=()):
+        """One message by msmtp (run under WRAPPER, e.g. a tracer); seconds from its launch to
+        each event ("at": the launch's perf_counter stamp)."""
         path = letters.write(self.letters, label)
         before = self.arrivals.counts()
-        launched, exited = self.msmtp.send(path)
+        launched, exited = self.msmtp.send(path, wrapper)
         seen = self._await(before, 1, MESSAGE_TIMEOUT)
         time.sleep(SETTLE_SECONDS)
-        return {"exited": exited - launched, **_firsts(seen, launched)}
+        return {"at": launched, "exited": exited - launched, **_firsts(seen, launched)}
 
     def _mailfs_bulk(self, label):
         paths = letters.batch(self.letters / label, label, self.options.count)

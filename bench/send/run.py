@@ -6,8 +6,8 @@ Debian's msmtp submitting the same file to the same Postfix, and 100 messages qu
 
 Starts the test Dovecot and Postfix (.ci/servers), mounts alice's account with SMTP and
 `undo_seconds = 0`, measures, prints a Markdown section and writes it to bench/send/results.md.
-When --trace is on (the default), one more message is sent under strace so the notes can say
-where mailfs's time goes. Needs root (the servers switch users; inotify on Postfix's queue) and
+Unless --no-trace, one more message of each side is sent under strace, so the notes can say
+where the time goes. Needs root (the servers switch users; inotify on Postfix's queue) and
 /dev/fuse.
 """
 import argparse
@@ -45,11 +45,12 @@ def parse_arguments():
     parser.add_argument("--binary", required=True, help="the mailfs binary (release build)")
     parser.add_argument("--samples", type=int, default=9, help="timed single messages of each side (default 9)")
     parser.add_argument("--count", type=int, default=100, help="messages of a throughput batch (default 100)")
-    parser.add_argument("--bulk-rounds", type=int, default=2, help="throughput batches of each side (default 2)")
+    parser.add_argument("--bulk-rounds", type=int, default=3, help="throughput batches of each side (default 3)")
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="skip the extra message sent under strace (where mailfs's time goes, in the notes)")
     parser.add_argument("--work", default="/tmp/mailfs-sendbench",
-                        help="scratch directory, under /tmp so the servers can reach it (default /tmp/mailfs-sendbench)")
+                        help="scratch directory, under /tmp so the servers can reach it "
+                             "(default /tmp/mailfs-sendbench)")
     parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
     parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
     options = parser.parse_args()
@@ -92,8 +93,9 @@ def measure(options, servers, result):
         rounds = Rounds(options, mount, Msmtp(servers, USER, options.work / "msmtp"), arrivals, result)
         rounds.per_message()
         rounds.throughput()
+        trace = send_trace.where_time_goes(options, servers, mount, rounds) if options.trace else None
         check_end_state(servers, mount, arrivals, result)
-        return send_trace.where_time_goes(options, servers, mount, rounds) if options.trace else None
+        return trace
     finally:
         mount.stop()
 

@@ -68,6 +68,15 @@ def notes(options, servers, result, facts, trace):
         f"At the end bob's INBOX held {result.get('inbox_count', 'n/a')} messages (IMAP STATUS), each one "
         "accepted once, and alice's outbox/ was empty.",
         trace,
+        "Pauses of about 40 ms are Linux's delayed-ACK timer on loopback meeting Nagle's algorithm: a small "
+        "write waits until the other side acknowledges the previous segment, and that side holds its ACK "
+        "back for up to 40 ms while it has nothing to send. Postfix's smtpd does not set TCP_NODELAY (its "
+        "strace shows only SO_KEEPALIVE on the client socket), and after the TLS handshake it writes the "
+        "session ticket and the 220 greeting separately, so every client waits once for the greeting; mailfs "
+        "sets TCP_NODELAY and sends its commands pipelined, so that is its only pause. msmtp leaves Nagle on "
+        "and writes each line of the message as its own TLS record, which costs it two more such pauses "
+        "(its TLS Finished, the end of the data); they, not TLS or AUTH, are most of the gap between the "
+        "two clients here. On a real network the round trips weigh more and these pauses less.",
         samples_line(result),
         f"Machine: {facts.get('CPU')}, {facts.get('cores')} cores, {facts.get('RAM')} RAM, Linux "
         f"{facts.get('kernel')}, {facts.get('file system')} under {options.work}; load average (1, 5, 15 min) "

@@ -21,15 +21,19 @@ public struct FileAttributes: Sendable, Equatable {
     public var linkCount: UInt32
     public var size: UInt64
     public var modified: Date
+    /// Attributes that change with no notice to the kernel (`.status`, `.log`, a file
+    /// being written): never cached, so `stat` and `tail` see the current size.
+    public var isVolatile: Bool
 
     public init(inode: Inode, kind: FileKind, permissions: UInt32, linkCount: UInt32,
-                size: UInt64, modified: Date) {
+                size: UInt64, modified: Date, isVolatile: Bool = false) {
         self.inode = inode
         self.kind = kind
         self.permissions = permissions
         self.linkCount = linkCount
         self.size = size
         self.modified = modified
+        self.isVolatile = isVolatile
     }
 }
 

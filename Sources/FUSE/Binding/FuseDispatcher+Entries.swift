@@ -21,8 +21,9 @@ extension FuseDispatcher {
 
     func getattr(_ req: fuse_req_t, inode: fuse_ino_t) {
         answer(req) { () throws(FSError) in
-            var buffer = try checked(filesystem.getattr(Inode(inode))).statBuffer(owner: owner)
-            fuse_reply_attr(req, &buffer, options.attributeTimeout)
+            let attributes = try checked(filesystem.getattr(Inode(inode)))
+            var buffer = attributes.statBuffer(owner: owner)
+            fuse_reply_attr(req, &buffer, attributeTimeout(attributes))
         }
     }
 
@@ -48,7 +49,7 @@ extension FuseDispatcher {
             }
             let updated = try checked(filesystem.setattr(Inode(inode), size: size, modified: modified))
             var buffer = updated.statBuffer(owner: owner)
-            fuse_reply_attr(req, &buffer, options.attributeTimeout)
+            fuse_reply_attr(req, &buffer, attributeTimeout(updated))
         }
     }
 

@@ -60,9 +60,13 @@ final class FuseDispatcher: Sendable {
         var entry = fuse_entry_param()
         entry.ino = fuse_ino_t(attributes.inode)
         entry.attr = attributes.statBuffer(owner: owner)
-        entry.attr_timeout = options.attributeTimeout
+        entry.attr_timeout = attributeTimeout(attributes)
         entry.entry_timeout = options.entryTimeout
         return entry
+    }
+
+    func attributeTimeout(_ attributes: FileAttributes) -> Double {
+        attributes.isVolatile ? 0 : options.attributeTimeout
     }
 
     /// Inode 0 means "no such entry" to the kernel; an attribute set claiming it is a bug in

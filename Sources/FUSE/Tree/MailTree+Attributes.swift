@@ -55,7 +55,7 @@ extension MailTree {
     func generatedFileAttributes(_ node: Node) -> FileAttributes {
         let size = (try? generatedContent(node).count) ?? 0
         return FileAttributes(inode: node.inode, kind: .regular, permissions: 0o600, linkCount: 1,
-                              size: UInt64(size), modified: Date())
+                              size: UInt64(size), modified: Date(), isVolatile: true)
     }
 
     func controlAttributes(_ accountId: Int64) -> FileAttributes {

@@ -119,6 +119,6 @@ extension MailTree {
     func outboxAttributes(_ item: OutboxItem) -> FileAttributes {
         let size = drafts.bytes(item.id).map { Int64($0.count) } ?? item.sizeBytes
         return FileAttributes(inode: Node.outboxItem(item.id).inode, kind: .regular, permissions: 0o600,
-                              linkCount: 1, size: UInt64(max(size, 0)), modified: item.createdAt)
+                              linkCount: 1, size: UInt64(max(size, 0)), modified: item.createdAt, isVolatile: true)
     }
 }
