@@ -48,17 +48,18 @@ final class OutboxSender: Sendable {
         }
     }
 
-    /// Sends every due message, oldest first; returns when the next one is due (nil:
-    /// nothing queued). A message waiting for its retry holds back younger ones (FIFO).
+    /// Sends every due message, oldest first, then files the Sent copies of what was
+    /// accepted (after the queue, so a batch is not slowed by an APPEND per message);
+    /// returns when the next one is due (nil: nothing queued).
     func sendDue(accountId: Int64) async -> Date? {
+        let next = await sendQueued(accountId: accountId)
+        await fileSentCopies(accountId: accountId)
+        return next
+    }
+
+    /// A message waiting for its retry holds back younger ones (FIFO).
+    private func sendQueued(accountId: Int64) async -> Date? {
         do {
-            if let sentCopies {
-                await sentCopies.appendPending(accountId: accountId)
-            } else {
-                for item in try store.acceptedItems(accountId: accountId) {
-                    try store.removeOutboxItem(id: item.id, ifIn: [.accepted])
-                }
-            }
             while let head = try store.oldestQueued(accountId: accountId) {
                 if Date().timeIntervalSince(head.createdAt) > timing.maxQueueAge.seconds {
                     try fail(head, "send timeout: queued for more than \(Int(timing.maxQueueAge.seconds / 3600)) hours")
@@ -75,6 +76,19 @@ final class OutboxSender: Sendable {
         return nil
     }
 
+    /// Generic servers get the copy appended to Sent; for Gmail, which files it itself,
+    /// the accepted rows just leave the queue.
+    private func fileSentCopies(accountId: Int64) async {
+        if let sentCopies { return await sentCopies.appendPending(accountId: accountId) }
+        do {
+            for item in try store.acceptedItems(accountId: accountId) {
+                try store.removeOutboxItem(id: item.id, ifIn: [.accepted])
+            }
+        } catch {
+            activity.log.record("outbox: store error: \(error)", level: "error")
+        }
+    }
+
     /// One attempt; returns the retry time when the message must wait (and the queue with it).
     private func transmit(_ item: OutboxItem) async throws -> Date? {
         guard let data = try store.outboxData(id: item.id) else { return nil }
@@ -86,11 +100,6 @@ final class OutboxSender: Sendable {
             try store.markAccepted(id: item.id, note: note)
             activity.log.record("outbox: \(item.fileName) accepted by the server" + (note.map { "; \($0)" } ?? ""),
                                 level: note == nil ? "info" : "warning")
-            if let sentCopies {
-                await sentCopies.append(itemId: item.id)
-            } else {
-                try store.removeOutboxItem(id: item.id, ifIn: [.accepted])
-            }
             return nil
         case .permanent(let reason):
             try fail(item, reason)
