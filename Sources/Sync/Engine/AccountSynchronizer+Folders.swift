@@ -18,38 +18,41 @@ extension AccountSynchronizer {
             do {
                 let result = try await synchronizer(accountId: accountId, index: index, total: folders.count)
                     .sync(folder, over: connection)
-                if result.added + result.linked + result.removed + result.flagChanges > 0 {
+                if result.changedMessages {
                     activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
                                         + "\(result.removed) removed, \(result.flagChanges) flag changes")
+                    // Threads are recomputed for the whole account: only worth it after a change.
+                    activity.update { $0.phase = .indexing }
+                    try store.rethread(accountId: accountId)
                 }
                 if result.failed > 0 { failures.append("\(folder.path): \(result.failed) messages failed") }
             } catch let error as IMAPError where !error.endsConnection {
                 failures.append("\(folder.path): \(error)")
                 activity.log.record("\(folder.path): \(error); skipped until the next sync", level: "error")
             }
-            activity.update { $0.phase = .indexing }
-            try store.rethread(accountId: accountId)
         }
         activity.update { $0.progress = "\(folders.count)/\(folders.count) folders" }
         return failures
     }
 
-    /// The incremental sync of the INBOX alone that IDLE triggers (FR-SYNC-03).
-    public func syncInbox() async {
+    /// The incremental sync of one folder alone: the INBOX when IDLE reports news
+    /// (FR-SYNC-03), Sent after mailfs appended copies of sent mail.
+    public func syncFolder(ofType type: FolderType, reason: String) async {
         do {
             let accountId = try resolveAccountId()
-            guard let inbox = try store.folders(accountId: accountId).first(where: { $0.type == .inbox }) else { return }
+            guard let folder = try store.folders(accountId: accountId).first(where: { $0.type == type && $0.isSelectable })
+            else { return }
             let result = try await pool.withConnection(open: openConnection) { connection in
-                try await self.synchronizer(accountId: accountId, index: 0, total: 1).sync(inbox, over: connection)
+                try await self.synchronizer(accountId: accountId, index: 0, total: 1).sync(folder, over: connection)
             }
-            try store.rethread(accountId: accountId)
-            if result.added + result.linked + result.removed + result.flagChanges > 0 {
-                activity.log.record("inbox (IDLE): \(result.added) new, \(result.removed) removed, "
+            if result.changedMessages {
+                try store.rethread(accountId: accountId)
+                activity.log.record("\(folder.path) (\(reason)): \(result.added) new, \(result.removed) removed, "
                                     + "\(result.flagChanges) flag changes")
             }
             activity.update { $0.phase = .idle; $0.progress = "none" }
         } catch {
-            activity.log.record("inbox sync after IDLE failed: \(Self.describe(error))", level: "error")
+            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error))", level: "error")
         }
     }
 

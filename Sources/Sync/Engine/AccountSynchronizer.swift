@@ -44,7 +44,9 @@ public actor AccountSynchronizer {
             let failures = try await pool.withConnection(open: openConnection) { connection in
                 try await self.syncFolders(over: connection, accountId: accountId)
             }
-            if account.provider != .gmail { try store.purgeUnfiled(accountId: accountId) }
+            if account.provider != .gmail, try store.purgeUnfiled(accountId: accountId) > 0 {
+                try store.rethread(accountId: accountId)
+            }
             try store.markSynced(accountId: accountId)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
             activity.update { state in
@@ -68,10 +70,11 @@ public actor AccountSynchronizer {
 
     /// The account's send queue, when it has an SMTP server; generic servers also get the
     /// Sent copy appended (Gmail files it itself).
-    nonisolated func makeSender(timing: SyncTiming, syncSent: @escaping @Sendable () -> Void) -> OutboxSender? {
+    nonisolated func makeSender(timing: SyncTiming) -> OutboxSender? {
         guard let smtp = account.smtp else { return nil }
         let sentCopies = account.provider == .gmail ? nil : SentCopyAppender(
-            store: store, pool: pool, connector: connector, activity: activity, syncSent: syncSent)
+            store: store, pool: pool, connector: connector, activity: activity,
+            syncSent: { Task { await self.syncFolder(ofType: .sent, reason: "sent mail filed") } })
         return OutboxSender(account: account, endpoint: smtp, store: store, activity: activity, timing: timing,
                             sentCopies: sentCopies, logger: logger)
     }
@@ -79,7 +82,7 @@ public actor AccountSynchronizer {
     /// The IDLE watcher of this account's INBOX; its connection is outside the pool.
     nonisolated func idleMonitor(global: AsyncSemaphore) -> IdleMonitor {
         IdleMonitor(connector: connector, activity: activity, global: global,
-                    inboxChanged: { await self.syncInbox() },
+                    inboxChanged: { await self.syncFolder(ofType: .inbox, reason: "IDLE") },
                     refresh: account.provider == .gmail ? .seconds(25 * 60) : .seconds(20 * 60))
     }
 

@@ -27,6 +27,10 @@ struct FolderSynchronizer {
         var removed = 0
         var flagChanges = 0
         var failed = 0
+
+        /// Whether threads may need recomputing (new, moved or removed messages, or flags
+        /// that change unread counts).
+        var changedMessages: Bool { added + linked + removed + flagChanges > 0 }
     }
 
     func sync(_ folder: FolderRecord, over connection: IMAPConnection) async throws -> Result {

@@ -36,7 +36,7 @@ public final class SyncCoordinator: Sendable {
             let trigger = SyncTrigger()
             accounts[account.name] = AccountEntry(
                 synchronizer: synchronizer, trigger: trigger,
-                sender: synchronizer.makeSender(timing: accountTiming, syncSent: { trigger.fire() }))
+                sender: synchronizer.makeSender(timing: accountTiming))
         }
         self.accounts = accounts
         self.global = global
