@@ -84,7 +84,8 @@ struct LazyMountTests {
             // .log grew: stat is not answered from a cached size (tail -f, wc -c rely on it).
             #expect(try Poll.until(seconds: 5) {
                 let size = try mount.sh("stat -c %s bob/.log").lines
-                return size != logSizeBefore && size == [String(try mount.sh("cat bob/.log").output.utf8.count)]
+                let content = try mount.sh("cat bob/.log").output
+                return size != logSizeBefore && size == [String(content.utf8.count)]
             })
             #expect(try mount.sh("cp '\(attachments)/report.pdf' '\(work.path)/copy.pdf' && cmp '\(work.path)/copy.pdf' '\(work.path)/report.pdf'").status == 0)
             #expect(try mount.sh("cmp '\(attachments)/résumé notes.txt' '\(work.path)/notes.txt'").status == 0)

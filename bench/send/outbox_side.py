@@ -9,7 +9,6 @@ import mailfs_side
 from mailfs_side import ACCOUNT, Mount
 from servers import BenchError
 
-SAVED = " outbox: copy saved in "
 PROBLEMS = (" failed: ", " refused: ", " not sent: ", "saving the sent copy failed")
 
 
@@ -65,33 +64,37 @@ class OutboxMount(Mount):
         except OSError:
             return []
 
-    def copies_saved(self):
-        return sum(SAVED in line for line in self.log_lines())
-
     def log_problems(self):
         """The .log lines about sends that went wrong, for error messages ("" when none)."""
         lines = [line for line in self.log_lines() if any(problem in line for problem in PROBLEMS)]
         return ("\n.log:\n" + "\n".join(lines[-10:])) if lines else ""
 
-    def wait_copies_saved(self, total, timeout, poll=0.02):
-        """Waits until .log shows TOTAL Sent copies saved in all (each message's last step, after
-        which it leaves outbox/); returns the perf_counter stamp it was seen."""
+    def state_of(self, name):
+        """outbox/NAME's user.mailfs.state, or None once the message has left outbox/. The
+        attribute is read from the store on every call; a listing may be cached by the kernel."""
+        try:
+            return os.getxattr(self.outbox / name, "user.mailfs.state").decode()
+        except FileNotFoundError:
+            return None
+
+    def wait_gone(self, names, timeout, poll=0.02):
+        """Waits until every one of NAMES has left outbox/ (its Sent copy saved: the last step);
+        returns the perf_counter stamp it was seen. Polls the last name only until it is gone:
+        the queue is first in, first out."""
         deadline = time.monotonic() + timeout
-        while self.copies_saved() < total:
+        while True:
+            if self.state_of(names[-1]) is None:
+                left = [name for name in names if self.state_of(name) is not None]
+                if not left:
+                    return time.perf_counter()
             if self.process.poll() is not None:
                 raise BenchError(f"mailfs exited ({self.process.returncode}):\n{self.log_tail()}")
             if time.monotonic() > deadline:
-                raise BenchError(f"only {self.copies_saved()} of {total} Sent copies saved after {timeout} s"
+                raise BenchError(f"{names[-1]} still in outbox/ ({self.state_of(names[-1])}) after {timeout} s"
                                  f"{self.log_problems()}")
             time.sleep(poll)
-        return time.perf_counter()
 
     def outbox_left(self):
-        """{name: user.mailfs.state} of what outbox/ still lists."""
-        left = {}
-        for name in os.listdir(self.outbox):
-            try:
-                left[name] = os.getxattr(self.outbox / name, "user.mailfs.state").decode()
-            except OSError as error:
-                left[name] = f"({error.strerror})"
-        return left
+        """{name: user.mailfs.state} of the messages still in outbox/."""
+        states = {name: self.state_of(name) for name in os.listdir(self.outbox)}
+        return {name: state for name, state in states.items() if state is not None}

@@ -12,7 +12,7 @@ import letters
 from measure import say
 from servers import BenchError
 
-SETTLE_SECONDS = 0.3   # after each message: the Sent folder's sync that follows the copy
+SETTLE_SECONDS = 0.3   # after each message: the account sync that follows mailfs's Sent copy
 MESSAGE_TIMEOUT = 60
 BULK_TIMEOUT = 900
 
@@ -22,7 +22,7 @@ class Rounds:
         self.options, self.mount, self.msmtp, self.arrivals = options, mount, msmtp, arrivals
         self.result = result
         self.letters = options.work / "letters"
-        self.mailfs_total = 0   # messages mailfs was given so far (its .log counts Sent copies)
+        self.mailfs_sent = 0   # messages mailfs has sent so far: its Sent copies, which the account keeps
 
     def per_message(self):
         say("per message: warm-up of each side ...")
@@ -38,7 +38,7 @@ class Rounds:
     def throughput(self):
         mailfs, msmtp = self.result.setdefault("mailfs_bulk", []), self.result.setdefault("msmtp_bulk", [])
         for number in range(1, self.options.bulk_rounds + 1):
-            sides = [(mailfs, self._mailfs_bulk, "mailfs"), (msmtp, self._msmtp_bulk, "msmtp")]
+            sides = [(mailfs, self.mailfs_batch, "mailfs"), (msmtp, self._msmtp_batch, "msmtp")]
             for samples, take, name in sides if number % 2 else reversed(sides):
                 say(f"throughput: round {number} of {self.options.bulk_rounds}, {name}, "
                     f"{self.options.count} messages ...")
@@ -51,8 +51,8 @@ class Rounds:
         before = self.arrivals.counts()
         launched, returned = self.mount.copy_in(path)
         seen = self._await(before, 1, MESSAGE_TIMEOUT)
-        self.mailfs_total += 1
-        saved = self.mount.wait_copies_saved(self.mailfs_total, MESSAGE_TIMEOUT)
+        saved = self.mount.wait_gone([path.name], MESSAGE_TIMEOUT)
+        self.mailfs_sent += 1
         time.sleep(SETTLE_SECONDS)
         return {"at": returned, "cp": returned - launched, "saved": saved - returned,
                 **_firsts(seen, returned)}
@@ -67,17 +67,21 @@ class Rounds:
         time.sleep(SETTLE_SECONDS)
         return {"at": launched, "exited": exited - launched, **_firsts(seen, launched)}
 
-    def _mailfs_bulk(self, label):
+    def mailfs_batch(self, label):
+        """COUNT messages copied into outbox/ by a cp loop; seconds from the loop's start to each
+        figure, the mount's CPU seconds meanwhile, and how many messages mailfs had sent before."""
         paths = letters.batch(self.letters / label, label, self.options.count)
-        before = self.arrivals.counts()
+        before, cpu, sent_before = self.arrivals.counts(), self.mount.cpu_seconds(), self.mailfs_sent
         started, copied = self.mount.copy_all(paths)
         seen = self._await(before, len(paths), BULK_TIMEOUT)
-        self.mailfs_total += len(paths)
-        saved = self.mount.wait_copies_saved(self.mailfs_total, BULK_TIMEOUT)
+        saved = self.mount.wait_gone([path.name for path in paths], BULK_TIMEOUT)
+        cpu = self.mount.cpu_seconds() - cpu
+        self.mailfs_sent += len(paths)
         time.sleep(SETTLE_SECONDS)
-        return {"copied": copied - started, "saved": saved - started, **_bulk_figures(seen, started)}
+        return {"copied": copied - started, "saved": saved - started, "cpu": cpu, "sent_before": sent_before,
+                **_bulk_figures(seen, started)}
 
-    def _msmtp_bulk(self, label):
+    def _msmtp_batch(self, label):
         paths = letters.batch(self.letters / label, label, self.options.count)
         before = self.arrivals.counts()
         started, finished = self.msmtp.send_all(paths)

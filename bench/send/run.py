@@ -2,13 +2,15 @@
 """Sending benchmark of issue 5: a message copied into outbox/ of the mount, side by side with
 Debian's msmtp submitting the same file to the same Postfix, and 100 messages queued at once.
 
-    bench/send/run.py --binary PATH [--samples K] [--count N] [--bulk-rounds R] [--no-trace]
+    bench/send/run.py --binary PATH [--samples K] [--count N] [--bulk-rounds R] [--lived-in M]
+                      [--no-trace]
 
 Starts the test Dovecot and Postfix (.ci/servers), mounts alice's account with SMTP and
 `undo_seconds = 0`, measures, prints a Markdown section and writes it to bench/send/results.md.
 Unless --no-trace, one more message of each side is sent under strace, so the notes can say
-where the time goes. Needs root (the servers switch users; inotify on Postfix's queue) and
-/dev/fuse.
+where the time goes. Last, alice's Sent gets M more messages and mailfs sends one more batch
+under perf: the throughput goal in a lived-in account. Needs root (the servers switch users;
+inotify on Postfix's queue) and /dev/fuse.
 """
 import argparse
 import os
@@ -25,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[0:0] = [str(HERE), str(HERE.parent / "sync"), str(HERE.parent / "lazy")]
 sys.path.append(str(HERE.parent / "lib"))
 
+import lived_in  # noqa: E402
 import machine  # noqa: E402
 import send_notes  # noqa: E402
 import send_table  # noqa: E402
@@ -46,6 +49,9 @@ def parse_arguments():
     parser.add_argument("--samples", type=int, default=9, help="timed single messages of each side (default 9)")
     parser.add_argument("--count", type=int, default=100, help="messages of a throughput batch (default 100)")
     parser.add_argument("--bulk-rounds", type=int, default=3, help="throughput batches of each side (default 3)")
+    parser.add_argument("--lived-in", type=int, default=2000,
+                        help="one more mailfs batch with alice's Sent already holding this many messages "
+                             "(default 2000; 0 skips it)")
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="skip the extra message sent under strace (where mailfs's time goes, in the notes)")
     parser.add_argument("--work", default="/tmp/mailfs-sendbench",
@@ -54,8 +60,9 @@ def parse_arguments():
     parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
     parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
     options = parser.parse_args()
-    if options.samples < 7 or options.count < 2 or options.bulk_rounds < 1:
-        parser.error("--samples must be at least 7 (medians), --count at least 2, --bulk-rounds at least 1")
+    if options.samples < 7 or options.count < 2 or options.bulk_rounds < 1 or options.lived_in < 0:
+        parser.error("--samples must be at least 7 (medians), --count at least 2, --bulk-rounds at least 1, "
+                     "--lived-in at least 0")
     options.binary = os.path.abspath(options.binary)
     options.work = Path(options.work)
     options.user, options.recipient = USER, RECIPIENT
@@ -82,7 +89,7 @@ def prepare(servers):
 
 
 def measure(options, servers, result):
-    """Fills RESULT with every sample; returns the trace note (or None)."""
+    """Fills RESULT with every sample; returns the notes of the trace and of the profile (or None)."""
     result["count"] = options.count
     arrivals = prepare(servers)
     mount = OutboxMount(options.binary, servers, USER, options.work / "mount")
@@ -94,8 +101,9 @@ def measure(options, servers, result):
         rounds.per_message()
         rounds.throughput()
         trace = send_trace.where_time_goes(options, servers, mount, rounds) if options.trace else None
+        profile = lived_in.measure(options, servers, mount, rounds, result) if options.lived_in else None
         check_end_state(servers, mount, arrivals, result)
-        return trace
+        return trace, profile
     finally:
         mount.stop()
 
@@ -118,10 +126,10 @@ def main():
         sys.exit("run.py needs root: the test servers switch users")
     options.work.mkdir(parents=True, exist_ok=True)
     facts = machine.facts(options.work, options.binary)
-    result, errors, trace = {}, [], None
+    result, errors, explained = {}, [], (None, None)
     servers = Servers(options.work / "state")
     try:
-        trace = measure(options, servers, result)
+        explained = measure(options, servers, result)
     except BenchError as error:
         errors.append(f"{str(error).splitlines()[0]} (details on stderr)")
         say(f"failed: {error}")
@@ -130,9 +138,10 @@ def main():
         if not options.keep:
             servers.remove()
             shutil.rmtree(options.work / "letters", ignore_errors=True)
+            (options.work / "perf.data").unlink(missing_ok=True)
             if not os.path.ismount(options.work / "mount" / "mnt"):
                 shutil.rmtree(options.work / "mount", ignore_errors=True)
-    text = send_table.markdown(result, send_notes.notes(options, servers, result, facts, trace), errors)
+    text = send_table.markdown(result, send_notes.notes(options, servers, result, facts, *explained), errors)
     Path(options.output).write_text(text)
     print(text)
     return 1 if errors else 0

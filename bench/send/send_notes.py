@@ -1,9 +1,10 @@
 """Method notes under the tables: what was measured, how, on what."""
 import os
+import statistics
 import subprocess
 
 import msmtp_side
-from section import seconds
+from section import median, seconds
 
 
 def postfix_version():
@@ -31,7 +32,46 @@ def samples_line(result):
     return "Samples in run order: " + "; ".join(shown) + "." if shown else None
 
 
-def notes(options, servers, result, facts, trace):
+def pace_line(result):
+    """Why a batch takes what it takes: the sender's pace against one message's steps."""
+    bulk, single = result.get("mailfs_bulk"), result.get("mailfs_one")
+    if not bulk or not single:
+        return None
+    pace, accepted = median(bulk, "pace"), median(single, "accepted")
+    saved = statistics.median(sample["saved"] - sample["accepted"] for sample in single)
+    return (f"Where a batch's time goes: mailfs accepts one message every {seconds(pace)} (median pace), about "
+            f"one message's cp → accepted ({seconds(accepted)}) plus its accepted → Sent copy saved "
+            f"({seconds(saved)}, 20 ms polls). The account's sender takes one message at a time: a new SMTP "
+            "connection (password command, TLS, AUTH, the wait for the greeting), then the Sent copy's "
+            "APPEND, and only then the next message; so a batch of N costs about N times that, plus a sync of "
+            "the account after each copy (see the lived-in account below) that runs beside the next send on "
+            "the same 2 cores. msmtp (one process per message) also pays a full connection per message.")
+
+
+def lived_in_line(options, result, profile):
+    """How the lived-in batch was set up, and why it is slower when it is."""
+    lived, fresh = result.get("mailfs_lived"), result.get("mailfs_bulk")
+    if not lived or not fresh:
+        return None
+    per_message = [median(samples, "cpu") / options.count * 1000 for samples in (lived, fresh)]
+    text = (f"Lived-in account: after the rounds above, {result['lived_in']:,} more letters were appended to "
+            "alice's Sent over IMAP (MULTIAPPEND), the mount synced them (`sync` to `.control`, until `.status` "
+            f"counted them), then one more batch of {options.count} went through outbox/ as above. The mount "
+            f"used {per_message[0]:.0f} ms of CPU per message there against {per_message[1]:.0f} ms in the "
+            "rounds above (median). " + (profile or ""))
+    if median(lived, "delivered") <= 1.2 * median(fresh, "delivered"):
+        return text
+    return text + (" Why (mailfs's code, as measured): after each Sent copy the sender fires the account's "
+                   "sync trigger (`syncSent`), and a sync walks every folder (the account's six) and calls "
+                   "`MailStore.rethread(accountId:)` after each one, recomputing the conversation threads of "
+                   "the whole account (thread metadata and a snippet for every message). So each message sent "
+                   "costs several whole-account rethreads, work that grows with the account and competes "
+                   "with the sender for the 2 cores. Each store commit also makes `MailTree.storeDidChange` "
+                   "list the account directory again, and the size of `.log` in that listing renders the "
+                   "whole event log, one ISO 8601 formatter per line.")
+
+
+def notes(options, servers, result, facts, trace, profile=None):
     facts = dict(facts)
     lines = [
         f"Servers: Debian's Postfix {postfix_version()} and Dovecot {servers.dovecot_version()} started by "
@@ -59,15 +99,18 @@ def notes(options, servers, result, facts, trace):
         "is shown apart and in the \"from `cp` launched\" rows), for msmtp at its launch; accepted = msmtp's "
         "exit (when its user knows), and for mailfs Postfix's commit (mailfs learns it one reply later). "
         f"One untimed warm-up of each side, then {options.samples} rounds, the order alternating; each "
-        "message is in bob's INBOX and mailfs's Sent copy saved (`.log` line) before the next starts, plus "
-        "0.3 s for the Sent folder sync that follows.",
-        f"Throughput: {options.bulk_rounds} rounds of {options.count} messages on each side, alternating. "
+        "message is in bob's INBOX and mailfs's Sent copy saved (the file gone from outbox/: "
+        "`getxattr user.mailfs.state` fails with ENOENT, polled every 20 ms only after the delivery) before "
+        "the next starts, plus 0.3 s for the account sync that follows the copy.",
+        f"Throughput: {options.bulk_rounds} round(s) of {options.count} messages on each side, alternating. "
         f"mailfs: a shell loop `for f; do cp \"$f\" outbox/; done` (each cp returns when its message is "
         "queued, the sender works meanwhile); msmtp: the same loop running msmtp, one after another. "
         "The clock starts when the loop starts; the slowest mailfs round is judged against the 10 s goal.",
         f"At the end bob's INBOX held {result.get('inbox_count', 'n/a')} messages (IMAP STATUS), each one "
         "accepted once, and alice's outbox/ was empty.",
         trace,
+        pace_line(result),
+        lived_in_line(options, result, profile),
         "Pauses of about 40 ms are Linux's delayed-ACK timer on loopback meeting Nagle's algorithm: a small "
         "write waits until the other side acknowledges the previous segment, and that side holds its ACK "
         "back for up to 40 ms while it has nothing to send. Postfix's smtpd does not set TCP_NODELAY (its "

@@ -28,7 +28,7 @@ def per_message_rows(result):
         _row("  mailfs: `cp` itself (write, close(): check, commit to the queue)", median(mine, "cp"), None),
         _row("  mailfs from `cp` launched: → accepted", from_launch["accepted"], median(theirs, "exited")),
         _row("  mailfs from `cp` launched: → in bob's INBOX", from_launch["delivered"], median(theirs, "delivered")),
-        _row("  mailfs: → Sent copy saved, file gone from outbox/ (.log polled every 20 ms)",
+        _row("  mailfs: → Sent copy saved, file gone from outbox/ (its xattr polled every 20 ms)",
              median(mine, "saved"), None),
     ]
 
@@ -44,7 +44,18 @@ def bulk_rows(result, count):
         _row("  pace: mean gap between two acceptances", median(mine, "pace"), median(theirs, "pace")),
         _row("  mailfs: the cp loop (all queued)", median(mine, "copied"), None),
         _row("  mailfs: → all Sent copies saved, outbox/ empty", median(mine, "saved"), None),
+        ("  mailfs: CPU time of the mount process during the batch", seconds(median(mine, "cpu")), "n/a", "n/a"),
     ]
+
+
+def lived_rows(result, count):
+    lived, fresh = result["mailfs_lived"], result["mailfs_bulk"]
+    rows = [_row(f"{count} messages: start → all in bob's INBOX", median(lived, "delivered"),
+                 median(fresh, "delivered")),
+            _row("  pace: mean gap between two acceptances", median(lived, "pace"), median(fresh, "pace")),
+            _row("  → all Sent copies saved, outbox/ empty", median(lived, "saved"), median(fresh, "saved"))]
+    return rows + [_row("  CPU time of the mount process during the batch", median(lived, "cpu"),
+                        median(fresh, "cpu"))]
 
 
 def goal_rows(result, count):
@@ -63,12 +74,18 @@ def goal_rows(result, count):
     bulk = result.get("mailfs_bulk")
     if bulk:
         worst = max(sample["delivered"] for sample in bulk)
+        each = ", ".join(f"{seconds(sample['delivered'])} ({sample['sent_before']})" for sample in bulk)
         rows.append((f"{count} messages copied into outbox/ at once, all in the recipient's INBOX, in under "
-                     f"{GOAL_BULK_SECONDS:.0f} s", f"{seconds(worst)} (slowest of {len(bulk)} rounds)",
+                     f"{GOAL_BULK_SECONDS:.0f} s; judged on the slowest round",
+                     f"{each}; (N): messages mailfs had sent, so already in Sent, before that round",
                      worst < GOAL_BULK_SECONDS))
         accepted = max(sample["accepted"] for sample in bulk)
         rows.append(("  the same, all accepted by the server", f"{seconds(accepted)} (slowest)",
                      accepted < GOAL_BULK_SECONDS))
+    if result.get("mailfs_lived"):
+        lived = result["mailfs_lived"][0]["delivered"]
+        rows.append((f"  the same in a lived-in account: {result['lived_in']:,} more messages in alice's Sent",
+                     seconds(lived), lived < GOAL_BULK_SECONDS))
     return rows
 
 
@@ -83,9 +100,15 @@ def markdown(result, notes, errors):
         out += [f"### One message at a time ({len(result['mailfs_one'])} of each, alternating)", "",
                 table(["metric", "mailfs", "msmtp", "ratio"], per_message_rows(result)), ""]
     if result.get("mailfs_bulk") and result.get("msmtp_bulk"):
-        out += [f"### Throughput: {count} messages at once ({len(result['mailfs_bulk'])} rounds of each)", "",
+        rounds = len(result["mailfs_bulk"])
+        out += [f"### Throughput: {count} messages at once ({rounds} round{'s' if rounds != 1 else ''} of each)", "",
                 table(["metric", "mailfs (cp loop into outbox/)", "msmtp (sequential loop)", "ratio"],
                       bulk_rows(result, count)), ""]
+    if result.get("mailfs_lived") and result.get("mailfs_bulk"):
+        out += [f"### Throughput in a lived-in account: {result['lived_in']:,} more messages in alice's Sent "
+                "(mailfs, one batch)", "",
+                table(["metric", "lived-in account", "the rounds above (median)", "ratio"],
+                      lived_rows(result, count)), ""]
     goals = [(goal, measured, "**PASS**" if met else "**MISS**") for goal, measured, met in goal_rows(result, count)]
     if goals:
         out += ["### Goals (issue 5)", "", table(["goal", "measured", "verdict"], goals), ""]

@@ -125,7 +125,7 @@ def _conversation_text(talk, start):
     pauses = talk["pauses"]
     waited = (f"{len(pauses)} pause(s) of {', '.join(seconds(pause) for pause in pauses)} between two calls on "
               "the socket" if pauses else f"no pause of {seconds(PAUSE_SECONDS)} or more on the socket")
-    nagle = "with TCP_NODELAY" if talk["nodelay"] else "without TCP_NODELAY (Nagle's algorithm on)"
+    nagle = "TCP_NODELAY set" if talk["nodelay"] else "TCP_NODELAY not set: Nagle's algorithm on"
     return (f"the SMTP connection ({nagle}) went from connect() at +{seconds(talk['connect'] - start)} to "
             f"close() at +{seconds(talk['close'] - start)} ({talk['calls']} reads and writes, TLS included), "
             f"with {waited}")
