@@ -41,11 +41,11 @@ def pace_line(result):
     saved = statistics.median(sample["saved"] - sample["accepted"] for sample in single)
     return (f"Where a batch's time goes: mailfs accepts one message every {seconds(pace)} (median pace), about "
             f"one message's cp → accepted ({seconds(accepted)}) plus its accepted → Sent copy saved "
-            f"({seconds(saved)}, 20 ms polls). The account's sender takes one message at a time: a new SMTP "
-            "connection (password command, TLS, AUTH, the wait for the greeting), then the Sent copy's "
-            "APPEND, and only then the next message; so a batch of N costs about N times that, plus a sync of "
-            "the account after each copy (see the lived-in account below) that runs beside the next send on "
-            "the same 2 cores. msmtp (one process per message) also pays a full connection per message.")
+            f"({seconds(saved)}, 20 ms polls). The account's sender takes one message at a time, each on a new "
+            "SMTP connection (password command, TLS, AUTH, the wait for the greeting); the Sent copies are "
+            "APPENDed once the queue is drained, followed by one sync of the Sent folder, so a batch of N "
+            "costs about N connections. msmtp (one process per message) also pays a full connection per "
+            "message.")
 
 
 def lived_in_line(options, result, profile):
