@@ -36,10 +36,13 @@ public final class EventLog: Sendable {
 
 /// ISO 8601 UTC timestamps as `.status` and `.log` print them.
 public enum ISO8601 {
+    /// `2026-11-21T23:20:00Z`. Built with gmtime_r: `.log` renders one per event, and a
+    /// formatter made per call was a third of the mount's CPU while sending a batch.
     public static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }
