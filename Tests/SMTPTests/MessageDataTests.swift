@@ -54,6 +54,6 @@ struct MessageDataTests {
         let encoded = try #require(data)
         #expect(encoded.wire.count == input.count + 2 * 100_000 + 3)
         #expect(encoded.size == input.count + 100_000)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(20), "quadratic work would take minutes; \(elapsed) here")
     }
 }

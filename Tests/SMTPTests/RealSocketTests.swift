@@ -41,7 +41,10 @@ struct RealSocketTests {
             return
         }
         #expect(error == .timedOut(.milliseconds(300)))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far below the 120 s command timeout that would apply if the 300 ms one were
+        // ignored; loose because loading the system CA bundle takes seconds on a loaded
+        // 2-core machine running the other suites at the same time.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("cancelling the task closes the connection and ends the wait")

@@ -106,7 +106,7 @@ struct ReplyParserTests {
             while try parser.next() != nil { count += 1 }
         }
         #expect(count == 150_000)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(20), "quadratic work would take minutes; \(elapsed) here")
     }
 
     @Test("after reset, buffered bytes are gone (STARTTLS injection)")
