@@ -39,7 +39,8 @@ struct SyncedMountTests {
             #expect(try Poll.until(seconds: 30) { try mount.sh("cat bob/.status").output.contains("phase: idle") })
             let status = try mount.sh("cat bob/.status").output
             #expect(status.contains("online: yes") && !status.contains("last_sync: never"), "\(status)")
-            #expect(try mount.sh("ls -d bob/\(folder)").status == 0)
+            // Listings follow the store within the watcher's 250 ms poll; .status is live.
+            #expect(try Poll.until(seconds: 5) { try mount.sh("ls -d bob/\(folder)").status == 0 })
 
             let message = mount.root.appendingPathComponent("new.eml")
             try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Fresh arrival\r\nDate: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: <fresh-\(folder)@test>\r\n\r\nhello\r\n"
