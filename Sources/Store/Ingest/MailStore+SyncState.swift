@@ -131,10 +131,12 @@ extension MailStore {
 
     /// Generic IMAP: a message that is in no folder any more was deleted on the server
     /// (a move re-links it in its new folder first, within the same cycle). Gmail keeps
-    /// such messages: they are the archive (FR-SYNC-10). Returns how many were deleted.
+    /// such messages: they are the archive (FR-SYNC-10). Threads are recomputed when
+    /// anything was deleted, so no caller leaves them counting gone messages. Returns how
+    /// many were deleted.
     @discardableResult
     public func purgeUnfiled(accountId: Int64) throws -> Int {
-        try pool.write { db in
+        let purged = try pool.write { db in
             let sql = "SELECT id FROM email e WHERE accountId = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)"
             let ids = try Int64.fetchAll(db, sql: sql, arguments: [accountId])
             for id in ids {
@@ -143,6 +145,8 @@ extension MailStore {
             }
             return ids.count
         }
+        if purged > 0 { _ = try rethread(accountId: accountId) }
+        return purged
     }
 
     /// "Reset Sync State" (FR-SYNC-18): forget every checkpoint so the next sync is a full

@@ -132,7 +132,7 @@ final class ContentDownloader: Sendable {
             _ = try store.removeFromFolder(folderId: location.folderId, uids: [location.uid])
         }
         if !keepsUnfiledMessages, let accountId = try store.accountId(ofEmail: key.emailId) {
-            _ = try store.purgeUnfiled(accountId: accountId)
+            try store.purgeUnfiled(accountId: accountId)
         }
         activity.log.record("\(key) is no longer on the server; removed")
     }

@@ -44,9 +44,7 @@ public actor AccountSynchronizer {
             let failures = try await pool.withConnection(open: openConnection) { connection in
                 try await self.syncFolders(over: connection, accountId: accountId)
             }
-            if account.provider != .gmail, try store.purgeUnfiled(accountId: accountId) > 0 {
-                try store.rethread(accountId: accountId)
-            }
+            if account.provider != .gmail { try store.purgeUnfiled(accountId: accountId) }
             try store.markSynced(accountId: accountId)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
             activity.update { state in
