@@ -49,10 +49,12 @@ extension MailStore {
 
     /// Bytes held in an account's cache.
     public func cacheUsage(accountId: Int64) throws -> Int64 {
-        try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(sizeBytes), 0) FROM cachedContent WHERE accountId = ?",
-                               arguments: [accountId]) ?? 0
-        }
+        try pool.read { db in try Self.cacheUsage(accountId: accountId, db: db) }
+    }
+
+    private static func cacheUsage(accountId: Int64, db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(sizeBytes), 0) FROM cachedContent WHERE accountId = ?",
+                           arguments: [accountId]) ?? 0
     }
 
     /// Empties an account's cache (`mailfs cache clear`); returns the bytes freed. Files of
@@ -111,8 +113,7 @@ extension MailStore {
     /// so their files are removed once the transaction committed.
     private static func evict(accountId: Int64, over limit: Int64, keeping kept: CachedContentRow,
                               db: Database) throws -> [CachedContentRow] {
-        var used = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(sizeBytes), 0) FROM cachedContent WHERE accountId = ?",
-                                      arguments: [accountId]) ?? 0
+        var used = try cacheUsage(accountId: accountId, db: db)
         guard used > limit else { return [] }
         let candidates = try CachedContentRow
             .filter(Column("accountId") == accountId)

@@ -4,7 +4,7 @@ import Store
 extension SyncCoordinator: ContentProvider {
     public func content(_ key: ContentKey) async throws(ContentUnavailable) -> CachedFile {
         guard let accountId = try? store.accountId(ofEmail: key.emailId) else { throw .gone }
-        guard let name = try? store.accountName(id: accountId), let entry = accounts[name] else {
+        guard let entry = entry(accountId: accountId) else {
             throw .failed("the account has no server to download from (offline)")
         }
         return try await entry.synchronizer.downloader.content(key).get()

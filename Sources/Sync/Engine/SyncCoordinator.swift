@@ -89,6 +89,12 @@ public final class SyncCoordinator: Sendable {
         return true
     }
 
+    /// The configured account behind a store account id; nil for an offline (imported) one.
+    func entry(accountId: Int64) -> AccountEntry? {
+        guard let name = try? store.accountName(id: accountId) else { return nil }
+        return accounts[name]
+    }
+
     public func stop() {
         tasks.withLock { tasks in
             for task in tasks { task.cancel() }

@@ -17,9 +17,4 @@ extension SyncCoordinator: OutboxService {
     public func queueChanged(accountId: Int64) {
         entry(accountId: accountId)?.sender?.trigger.fire()
     }
-
-    private func entry(accountId: Int64) -> AccountEntry? {
-        guard let name = try? store.accountName(id: accountId) else { return nil }
-        return accounts[name]
-    }
 }
