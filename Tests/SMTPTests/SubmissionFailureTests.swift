@@ -1,3 +1,4 @@
+import Transport
 import NIOCore
 import Testing
 

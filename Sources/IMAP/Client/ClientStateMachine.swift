@@ -1,3 +1,4 @@
+import Transport
 import NIOCore
 
 /// The session as a value: the greeting, one command on the wire at a time, a queue
@@ -17,7 +18,7 @@ struct ClientStateMachine {
         case greeted(EventLoopPromise<Greeting>, Greeting)
         case failGreeting(EventLoopPromise<Greeting>, IMAPError)
         /// Must run before anything else is read: the STARTTLS reply was the last plaintext.
-        case upgradeToTLS(TLSUpgrade)
+        case upgradeToTLS(TLSSetup)
         case succeed(EventLoopPromise<CommandResult>, CommandResult)
         case fail(EventLoopPromise<CommandResult>, IMAPError)
         case close

@@ -1,3 +1,4 @@
+import Transport
 import Logging
 import NIOCore
 import NIOSSL
@@ -144,7 +145,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     }
 
     /// Puts TLS in front of everything; on failure the session ends.
-    private func installTLS(_ upgrade: TLSUpgrade, context: ChannelHandlerContext) -> Bool {
+    private func installTLS(_ upgrade: TLSSetup, context: ChannelHandlerContext) -> Bool {
         do {
             let tls = try NIOSSLClientHandler(context: upgrade.context, serverHostname: upgrade.serverHostname)
             try context.pipeline.syncOperations.addHandler(tls, position: .first)

@@ -9,8 +9,8 @@ extension IMAPConnection {
     /// local scripted server; the public API offers `IMAPSecurity`.
     enum Transport: Sendable {
         case plain
-        case tls(TLSUpgrade)
-        case starttls(TLSUpgrade)
+        case tls(TLSSetup)
+        case starttls(TLSSetup)
     }
 
     /// Connects, reads the greeting, upgrades with STARTTLS when asked, and learns the
@@ -22,13 +22,12 @@ extension IMAPConnection {
         logger: Logger = Logger(label: "mailfs.imap"),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(IMAPError) -> IMAPConnection {
-        let context: NIOSSLContext
+        let upgrade: TLSSetup
         do {
-            context = try tls.makeContext()
+            upgrade = try TLSSetup(options: tls, host: host)
         } catch {
             throw .tls("cannot set up TLS: \(error)")
         }
-        let upgrade = TLSUpgrade(context: context, serverHostname: TLSOptions.serverHostname(for: host))
         let transport: Transport = security == .tls ? .tls(upgrade) : .starttls(upgrade)
         return try await connect(
             host: host, port: port, transport: transport, timeouts: timeouts, limits: limits,
@@ -123,7 +122,7 @@ extension IMAPConnection {
 
     /// STARTTLS (RFC 3501 §6.2.1), or a refusal when it is not offered. A PREAUTH
     /// greeting over plaintext is refused too: that session can never be upgraded.
-    private func startTLS(_ upgrade: TLSUpgrade, preauthenticated: Bool) async throws(IMAPError) {
+    private func startTLS(_ upgrade: TLSSetup, preauthenticated: Bool) async throws(IMAPError) {
         guard !preauthenticated else { throw .startTLSNotOffered }
         if capabilities.isEmpty { try await capability() }
         guard capabilities.contains("STARTTLS") else { throw .startTLSNotOffered }

@@ -1,5 +1,3 @@
-import NIOCore
-
 /// How long the client waits before it gives up on a silent server.
 public struct IMAPTimeouts: Sendable, Equatable {
     /// TCP connect, and then the server's greeting.
@@ -11,15 +9,5 @@ public struct IMAPTimeouts: Sendable, Equatable {
     public init(connect: Duration = .seconds(30), response: Duration = .seconds(120)) {
         self.connect = connect
         self.response = response
-    }
-}
-
-extension Duration {
-    /// The same span as a NIO `TimeAmount` (nanosecond precision, saturating).
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        let nanos = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanos.overflow else { return .nanoseconds(.max) }
-        return .nanoseconds(nanos.partialValue + attoseconds / 1_000_000_000)
     }
 }

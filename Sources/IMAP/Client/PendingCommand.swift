@@ -21,17 +21,10 @@ struct PendingCommand: Sendable {
     /// Whether an untagged response is part of this command's result rather than an event.
     var claims: @Sendable (UntaggedResponse) -> Bool = { _ in false }
     /// STARTTLS: install TLS as soon as the tagged OK is read, before any further byte.
-    var tlsUpgrade: TLSUpgrade?
+    var tlsUpgrade: TLSSetup?
     /// IDLE: its progress, which ends it with DONE rather than a tag.
     var idle: IdleState?
     var promise: EventLoopPromise<CommandResult>
-}
-
-/// The parameters of a STARTTLS upgrade; the handler builds the `NIOSSLClientHandler`
-/// on the event loop.
-struct TLSUpgrade: Sendable {
-    var context: NIOSSLContext
-    var serverHostname: String?
 }
 
 /// What the server answered to one command: its tagged status (OK, NO or BAD) and the

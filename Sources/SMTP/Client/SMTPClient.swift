@@ -26,8 +26,7 @@ public enum SMTPClient {
         try submission.validate()
         let setup: TLSSetup
         do {
-            setup = TLSSetup(context: try endpoint.tls.makeContext(),
-                             serverHostname: TLSOptions.serverHostname(for: endpoint.host))
+            setup = try TLSSetup(options: endpoint.tls, host: endpoint.host)
         } catch {
             throw .tls("cannot set up TLS: \(error)")
         }

@@ -1,3 +1,4 @@
+import Transport
 import Logging
 import NIOCore
 import NIOSSL
@@ -159,11 +160,4 @@ final class SMTPClientHandler: ChannelInboundHandler {
         if case .v6? = address { return "[IPv6:\(ip)]" }
         return "[\(ip)]"
     }
-}
-
-/// What it takes to start TLS: the context (TLS 1.2+, verified certificates) and the
-/// name the certificate must carry (nil for an IP host: its IP SAN is checked).
-struct TLSSetup: Sendable {
-    var context: NIOSSLContext
-    var serverHostname: String?
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite("STARTTLS", .timeLimit(.minutes(1)))
 struct StartTLSTests {
     private func starting(logger: LogCapture = LogCapture()) async throws -> (ScriptedServer, Task<IMAPConnection, any Error>) {
-        let upgrade = TLSUpgrade(context: try TLSOptions().makeContext(), serverHostname: "imap.example.com")
+        let upgrade = TLSSetup(context: try TLSOptions().makeContext(), serverHostname: "imap.example.com")
         let server = ScriptedServer()
         try await server.activate()
         let channel = server.channel

@@ -1,3 +1,4 @@
+import Transport
 import Logging
 import NIOCore
 import NIOEmbedded
