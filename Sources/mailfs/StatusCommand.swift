@@ -26,13 +26,11 @@ struct StatusCommand: ParsableCommand {
         let profiles = AccountProfiles.make(config: config)
         var facts: [(name: String, facts: StatusReport.AccountFacts)] = []
         for record in try store.accounts() where account == nil || record.name == account {
-            guard let id = record.id else { continue }
             let profile = profiles.first { $0.name == record.name }
                 ?? .offline(name: record.name, address: record.address)
-            facts.append((record.name, StatusReport.AccountFacts(
-                activity: AccountActivity.State(), profile: profile, lastSync: record.lastSyncDate,
-                outbox: try store.outboxCounts(accountId: id), cacheBytes: try store.cacheUsage(accountId: id), cacheLimitBytes: profile.cacheLimitBytes,
-                folders: try store.folderStatus(accountId: id))))
+            guard let recordFacts = try store.statusFacts(record, activity: AccountActivity.State(), profile: profile)
+            else { continue }
+            facts.append((record.name, recordFacts))
         }
         if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }
         if let only = facts.first, account != nil {

@@ -118,12 +118,7 @@ extension MailTree {
     }
 
     private func statusFacts(_ account: AccountRecord) throws -> StatusReport.AccountFacts? {
-        guard let id = account.id else { return nil }
         let activity = accounts.activity(for: account)
-        return StatusReport.AccountFacts(
-            activity: activity.snapshot, profile: activity.profile, lastSync: account.lastSyncDate,
-            outbox: try store.outboxCounts(accountId: id), cacheBytes: try store.cacheUsage(accountId: id),
-            cacheLimitBytes: activity.profile.cacheLimitBytes,
-            folders: try store.folderStatus(accountId: id))
+        return try store.statusFacts(account, activity: activity.snapshot, profile: activity.profile)
     }
 }
