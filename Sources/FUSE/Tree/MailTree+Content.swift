@@ -10,14 +10,13 @@ extension MailTree {
     enum ContentSource {
         /// Raw message in the store: read (and decoded for an attachment) at first read.
         case store
-        /// Content fetched from the server into the cache; `sizeIsExact` is false while an
-        /// attachment's size is BODYSTRUCTURE's estimate.
-        case server(ContentKey, sizeIsExact: Bool)
+        /// Content fetched from the server into the cache, with the size `st_size` shows;
+        /// `sizeIsExact` is false while an attachment's size is BODYSTRUCTURE's estimate.
+        case server(ContentKey, size: Int64, sizeIsExact: Bool)
     }
 
     func openContent(_ node: Node) throws(FSError) -> OpenedFile {
-        let attributes = try attributes(of: node)
-        guard case .server(let key, let sizeIsExact) = try storeCall({ try self.contentSource(node) }) else {
+        guard case .server(let key, let size, let sizeIsExact) = try storeCall({ try self.contentSource(node) }) else {
             // Content under an inode never changes: the page cache may keep it.
             return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false)
         }
@@ -26,7 +25,7 @@ extension MailTree {
         }
         let downloaded = try download(key)
         guard let file = OpenFile.disk(downloaded) else { throw FSError(EIO) }
-        let sizeChanged = UInt64(downloaded.size) != attributes.size
+        let sizeChanged = downloaded.size != size
         if sizeChanged { invalidator.withLock { $0 }?.invalidateInode(node.inode) }
         // A size that was an estimate: direct I/O, so readers get every byte whatever
         // st_size they saw; later opens use the page cache with the exact size.
@@ -36,12 +35,14 @@ extension MailTree {
     func contentSource(_ node: Node) throws -> ContentSource {
         switch node {
         case .message(let id):
-            return try store.hasRawMessage(emailId: id) ? .store : .server(.message(id), sizeIsExact: true)
+            guard let message = try store.message(id: id) else { throw FSError(ENOENT) }
+            if try store.hasRawMessage(emailId: id) { return .store }
+            return .server(.message(id), size: message.sizeBytes, sizeIsExact: true)
         case .attachmentFile(let id):
             guard let attachment = try store.attachment(id: id) else { throw FSError(ENOENT) }
             if try store.hasRawMessage(emailId: attachment.emailId) { return .store }
             return .server(ContentKey(emailId: attachment.emailId, partId: attachment.partId),
-                           sizeIsExact: attachment.sizeIsExact)
+                           size: attachment.sizeBytes, sizeIsExact: attachment.sizeIsExact)
         default:
             throw FSError(EINVAL)
         }
