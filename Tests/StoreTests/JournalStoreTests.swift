@@ -37,6 +37,10 @@ struct JournalStoreTests {
         }
 
         func machine() -> ChangeStateMachine { ChangeStateMachine() }
+
+        func moveToProjects(_ emailId: Int64) throws {
+            try temp.store.record(.move(fromFolder: inbox, toFolder: projects), emailId: emailId, context: context)
+        }
     }
 
     @Test("rm moves the message to trash locally at once and journals one move with its source UID")
@@ -56,8 +60,7 @@ struct JournalStoreTests {
     func finishMove() throws {
         let account = try Account()
         let ids = try account.fill(1)
-        try account.temp.store.record(.move(fromFolder: account.inbox, toFolder: account.projects), emailId: ids[0],
-                                      context: account.context)
+        try account.moveToProjects(ids[0])
         let row = try #require(try account.temp.store.dueChanges(accountId: account.id).batch.first)
         try account.temp.store.transition([.init(id: row.id ?? 0, event: .claim)], machine: account.machine())
         try account.temp.store.transition([.init(id: row.id ?? 0, event: .applied, targetUID: 77)], machine: account.machine())
@@ -70,8 +73,7 @@ struct JournalStoreTests {
     func leavingStaysKnown() throws {
         let account = try Account()
         let ids = try account.fill(1)
-        try account.temp.store.record(.move(fromFolder: account.inbox, toFolder: account.projects), emailId: ids[0],
-                                      context: account.context)
+        try account.moveToProjects(ids[0])
         #expect(try account.temp.store.knownMessages(folderId: account.inbox).keys.sorted() == [1])
         #expect(try account.names(account.inbox).isEmpty)
         #expect(try account.names(account.projects).count == 1)
@@ -81,8 +83,7 @@ struct JournalStoreTests {
     func revert() throws {
         let account = try Account()
         let ids = try account.fill(1)
-        try account.temp.store.record(.move(fromFolder: account.inbox, toFolder: account.projects), emailId: ids[0],
-                                      context: account.context)
+        try account.moveToProjects(ids[0])
         let machine = ChangeStateMachine(retryDelays: [], offlineBackoff: (1, 1))
         let row = try #require(try account.temp.store.dueChanges(accountId: account.id).batch.first?.id)
         try account.temp.store.transition([.init(id: row, event: .claim)], machine: machine)
@@ -158,8 +159,7 @@ struct JournalStoreTests {
     func folders() throws {
         let account = try Account()
         let ids = try account.fill(1)
-        try account.temp.store.record(.move(fromFolder: account.inbox, toFolder: account.projects), emailId: ids[0],
-                                      context: account.context)
+        try account.moveToProjects(ids[0])
         #expect(throws: FolderChangeError.notEmpty) {
             try account.temp.store.recordDeleteFolder(folderId: account.projects, context: account.context)
         }
