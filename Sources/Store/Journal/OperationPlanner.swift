@@ -66,11 +66,13 @@ struct OperationPlanner {
     private mutating func insertRow(_ kind: ChangeKind, from source: Int64?, uid: Int64?, to target: Int64?,
                                     deletion: Bool) throws {
         let messageId = try writer.messageId(emailId: emailId)
+        let uidValidity = try source.flatMap { try writer.uidValidity(folderId: $0) }
         var row = try writer.insert(kind) { row in
             row.emailId = emailId
             row.messageId = messageId
             row.folderId = source
             row.uid = uid
+            row.uidValidity = uidValidity
             row.targetFolderId = target
             row.isDeletion = deletion
         }

@@ -90,7 +90,8 @@ extension ChangeApplier {
 
     private func applyMoves(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
         let (source, target) = try folders(of: batch)
-        let present = try await presentUIDs(batch, in: source, over: connection)
+        var batch = batch
+        let present = try await presentUIDs(&batch, in: source, over: connection)
         var outcomes: [Int64: MailStore.ChangeOutcome] = [:]
         var toMove = batch.filter { present.contains(UInt32(clamping: $0.uid ?? 0)) }
         // An interrupted COPY path may have copied already: only the source copy goes then.
@@ -149,7 +150,8 @@ extension ChangeApplier {
         guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
         }
-        let present = try await presentUIDs(batch, in: source, over: connection)
+        var batch = batch
+        let present = try await presentUIDs(&batch, in: source, over: connection)
         if !present.isEmpty { try await removeFromSelected(Array(present), over: connection) }
         return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
     }
@@ -222,11 +224,19 @@ extension ChangeApplier {
         return (source, target)
     }
 
-    /// Which of the batch's UIDs the source still holds (selects the source).
-    private func presentUIDs(_ batch: [JournalChange], in source: FolderRecord,
+    /// Which of the batch's UIDs the source still holds (selects the source). Under a new
+    /// UIDVALIDITY the recorded UIDs name nothing: each message is found by Message-ID
+    /// (the batch's rows get those UIDs), and one without a Message-ID counts as gone.
+    private func presentUIDs(_ batch: inout [JournalChange], in source: FolderRecord,
                              over connection: IMAPConnection) async throws -> Set<UInt32> {
-        _ = try await connection.select(source.imapPath)
-        let uids = batch.compactMap { $0.uid.map { UInt32(clamping: $0) } }
+        let mailbox = try await connection.select(source.imapPath)
+        if let current = mailbox.uidValidity.map(Int64.init) {
+            for index in batch.indices where batch[index].uidValidity.map({ $0 != current }) ?? false {
+                batch[index].uid = try await searchMessageID(batch[index].messageId, over: connection).map(Int64.init) ?? 0
+                batch[index].uidValidity = current
+            }
+        }
+        let uids = batch.compactMap { $0.uid.map { UInt32(clamping: $0) } }.filter { $0 > 0 }
         var present = Set<UInt32>()
         for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
             present.formUnion(try await connection.uidSearch("UID \(chunk)"))
