@@ -51,7 +51,9 @@ struct MountCommand: ParsableCommand {
         // Composed before mounting: touching the mount point before the loop serves would
         // wait on ourselves.
         let banner = try Banner.text(mountPoint: mountPoint, store: store,
-                                     configPath: config == nil ? nil : location.configPath)
+                                     configPath: config == nil ? nil : location.configPath,
+                                     windows: Dictionary((config?.accounts ?? []).map { ($0.name, $0.settings.syncWindowDays) },
+                                                         uniquingKeysWith: { first, _ in first }))
         do {
             try session.mount()
         } catch let error as MountPointError {

@@ -121,6 +121,11 @@ struct DemoMountTests {
         let mount = try mountedDemo()
         #expect(try mount.sh("echo sync > demo/.control").status == 0)
         #expect(try mount.sh("echo rm-rf > demo/.control").status != 0)
+        let status = try mount.sh("cat demo/.status").output
+        for key in ["pending_changes: 0", "change_error: none", "storage_messages: ", "storage_content: 0 MB", "storage_index: "] {
+            #expect(status.contains(key), "\(status)")
+        }
+        #expect(try mount.sh("cat .status").output.contains("storage: "))
         let log = try mount.sh("cat demo/.log")
         #expect(log.output.contains("sync: offline account"))
         #expect(log.output.contains("unknown .control command"))

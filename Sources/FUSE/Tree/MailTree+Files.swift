@@ -106,11 +106,12 @@ extension MailTree {
             let facts = try accounts.all().compactMap { account in
                 try statusFacts(account).map { (name: account.name, facts: $0) }
             }
-            return Array(StatusReport.root(facts).utf8)
+            return Array(StatusReport.root(facts, diskUse: store.totalDiskUse()).utf8)
         case .accountStatus(let id):
-            guard let account = try accounts.record(id: id), let facts = try statusFacts(account) else {
+            guard let account = try accounts.record(id: id), var facts = try statusFacts(account) else {
                 throw FSError(ENOENT)
             }
+            facts.storage = try store.storageUse(accountId: id)
             return Array(StatusReport.account(facts).utf8)
         case .accountLog(let id):
             guard let account = try accounts.record(id: id) else { throw FSError(ENOENT) }

@@ -1,11 +1,14 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The local store: one SQLite database (WAL) per data directory, shared by every
 /// account. Thread-safe: readers run concurrently, writes are serialized by GRDB.
 public final class MailStore: Sendable {
     public let databaseURL: URL
     let pool: DatabasePool
+    /// `storageUse` per account, with when it was computed.
+    let storageMemo = Mutex<[Int64: (at: Date, use: StorageUse)]>([:])
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`. The directory is made 0700
     /// and the database files 0600: mail is private.

@@ -57,6 +57,8 @@ public final class AccountActivity: Sendable {
         public var outboxError: String?
         /// The last local change the server refused for good (reverted).
         public var changeError: String?
+        /// Local copies removed by sync-window retention since the mount started.
+        public var purgedOutsideWindow = 0
         public init() {}
     }
 

@@ -11,6 +11,8 @@ public enum StatusReport {
         public var cacheLimitBytes: Int64
         public var folders: [FolderStatusRow]
         public var journal: (pending: Int, heldDeletes: Int)
+        /// Set for an account's own `.status` (the root one shows only the total).
+        public var storage: StorageUse?
 
         public init(activity: AccountActivity.State, profile: AccountProfile, lastSync: Date?,
                     outbox: (queued: Int, sending: Int, failed: Int), cacheBytes: Int64,
@@ -48,14 +50,25 @@ public enum StatusReport {
             ("outbox_error", state.outboxError ?? "none"),
             ("pending_changes", String(facts.journal.pending)),
             ("change_error", state.changeError ?? "none"),
-        ]
+            ("purged_outside_window", String(state.purgedOutsideWindow)),
+        ] + storageLines(facts.storage)
         var text = lines.map { "\($0.0): \($0.1)\n" }.joined()
         text += "\n" + folderTable(facts.folders)
         return text
     }
 
-    /// The root `.status`: one line per account and a summary line.
-    public static func root(_ accounts: [(name: String, facts: AccountFacts)]) -> String {
+    private static func storageLines(_ storage: StorageUse?) -> [(String, String)] {
+        guard let storage else { return [] }
+        return [("storage_messages", megabytes(storage.messages)), ("storage_content", megabytes(storage.content)),
+                ("storage_index", megabytes(storage.index))]
+    }
+
+    /// Above this, the root `.status` warns (§8.3).
+    public static let diskWarningBytes: Int64 = 5_000_000_000
+
+    /// The root `.status`: one line per account, the disk mailfs uses (and a warning above
+    /// 5 GB), then the summary line.
+    public static func root(_ accounts: [(name: String, facts: AccountFacts)], diskUse: Int64) -> String {
         var text = ""
         var failing = 0
         for (name, facts) in accounts {
@@ -63,6 +76,11 @@ public enum StatusReport {
             failing += errors
             let last = facts.lastSync.map(ISO8601.format) ?? "never"
             text += "\(name): \(facts.activity.phase.rawValue), last sync \(last), \(errors) errors\n"
+        }
+        // The summary stays the last line (scripts read it with tail -1).
+        text += "storage: \(megabytes(diskUse))\n"
+        if diskUse > diskWarningBytes {
+            text += "warning: mailfs uses more than 5 GB on disk; `mailfs cache clear` or a smaller sync_window_days frees space\n"
         }
         text += failing == 0 ? "all accounts synced\n" : "\(failing) accounts have errors\n"
         return text

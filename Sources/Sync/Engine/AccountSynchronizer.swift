@@ -48,6 +48,7 @@ public actor AccountSynchronizer {
                 try await self.syncFolders(over: connection, accountId: accountId)
             }
             if account.provider != .gmail { try store.purgeUnfiled(accountId: accountId) }
+            try applyRetention(accountId: accountId)
             try store.markSynced(accountId: accountId)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
             activity.update { state in
@@ -67,6 +68,17 @@ public actor AccountSynchronizer {
             activity.log.record("sync failed: \(reason)", level: "error")
         }
         activity.update { $0.connections = pool.statusLine }
+    }
+
+    /// Sync-window retention: local copies of mail older than the window go (a smaller
+    /// `sync_window_days` takes effect at the first sync after it); the server keeps all.
+    private func applyRetention(accountId: Int64) throws {
+        let days = account.settings.syncWindowDays
+        let purged = try store.purgeOutsideWindow(accountId: accountId, arrivedBefore: SyncWindow.cutoff(days: days))
+        guard purged > 0 else { return }
+        activity.update { $0.purgedOutsideWindow += purged }
+        activity.log.record("retention: \(purged) local copies of mail older than the \(days)-day window removed "
+                            + "(flagged messages and pending changes kept; nothing deleted on the server)")
     }
 
     /// The account's send queue, when it has an SMTP server; generic servers also get the

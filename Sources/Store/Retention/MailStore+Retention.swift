@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+
+/// Sync-window retention: when `sync_window_days` shrinks, local copies of older mail go
+/// (bodies, raw bytes, cached files, index entries, thread membership); the server keeps
+/// everything. What the user still needs locally stays: flagged messages and messages
+/// with a change in the journal. (outbox/ is the send queue, not these messages.)
+extension MailStore {
+    /// SQL: `e` is a message of account ?1 that arrived before ?2 and is not kept.
+    private static let outsideWindow = """
+        e.accountId = ? AND e.dateReceived < ? AND e.isStarred = 0
+        AND NOT EXISTS (SELECT 1 FROM change c WHERE c.emailId = e.id AND c.state IN ('pending', 'applying', 'held'))
+        """
+
+    /// How many messages `purgeOutsideWindow` would remove.
+    public func countOutsideWindow(accountId: Int64, arrivedBefore cutoff: Date) throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM email e WHERE \(Self.outsideWindow)",
+                             arguments: [accountId, cutoff]) ?? 0
+        }
+    }
+
+    /// Removes the local copies of messages that arrived before `cutoff`; returns how many.
+    @discardableResult
+    public func purgeOutsideWindow(accountId: Int64, arrivedBefore cutoff: Date) throws -> Int {
+        let directory = cacheDirectory(accountId: accountId)
+        let (count, files) = try pool.write { db -> (Int, [String]) in
+            let ids = try Int64.fetchAll(db, sql: "SELECT e.id FROM email e WHERE \(Self.outsideWindow)",
+                                         arguments: [accountId, cutoff])
+            var files: [String] = []
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let marks = chunk.map { _ in "?" }.joined(separator: ",")
+                let arguments = StatementArguments(chunk)
+                files += try String.fetchAll(db, sql: "SELECT fileName FROM cachedContent WHERE emailId IN (\(marks))",
+                                             arguments: arguments)
+                try db.execute(sql: "DELETE FROM emailSearch WHERE rowid IN (\(marks))", arguments: arguments)
+                try db.execute(sql: "DELETE FROM email WHERE id IN (\(marks))", arguments: arguments)
+            }
+            return (ids.count, files)
+        }
+        CacheFiles.remove(files.map { directory.appendingPathComponent($0) })
+        if count > 0 { _ = try rethread(accountId: accountId) }
+        return count
+    }
+}
+
+/// The oldest arrival the sync window keeps. The sync asks the server for `SINCE` a date
+/// one day wider than the window, compared in the server's time zone; one more day here
+/// keeps retention from removing what the next sync would fetch again.
+public enum SyncWindow {
+    public static func cutoff(days: Int, now: Date = Date()) -> Date {
+        now.addingTimeInterval(-Double(days + 2) * 86_400)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+
+/// Disk space per account for `.status` (§8.3 storage visibility).
+public struct StorageUse: Sendable, Equatable {
+    /// Stored message bytes: raw messages and their text and HTML bodies.
+    public var messages: Int64
+    /// Downloaded content in the cache directory.
+    public var content: Int64
+    /// The account's share of the full-text index (by indexed text).
+    public var index: Int64
+
+    public init(messages: Int64, content: Int64, index: Int64) {
+        self.messages = messages
+        self.content = content
+        self.index = index
+    }
+}
+
+extension MailStore {
+    /// Recomputed at most once a minute per account: `.status` is read often, and the
+    /// sums read every message row.
+    public func storageUse(accountId: Int64, now: Date = Date()) throws -> StorageUse {
+        if let memo = storageMemo.withLock({ $0[accountId] }), now.timeIntervalSince(memo.at) < 60 { return memo.use }
+        let content = try cacheUsage(accountId: accountId)
+        let use = try pool.read { db in
+            let raw = try Int64.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(LENGTH(c.raw)), 0) FROM messageContent c JOIN email e ON e.id = c.emailId
+                WHERE e.accountId = ?
+                """, arguments: [accountId]) ?? 0
+            let bodies = try Int64.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(LENGTH(bodyPlain) + LENGTH(bodyHTML)), 0) FROM email WHERE accountId = ?
+                """, arguments: [accountId]) ?? 0
+            return StorageUse(messages: raw + bodies, content: content, index: try Self.indexShare(accountId: accountId, db: db))
+        }
+        storageMemo.withLock { $0[accountId] = (now, use) }
+        return use
+    }
+
+    /// The index's blocks (blob lengths: read from record headers, not the blocks), shared
+    /// out by each account's number of messages.
+    private static func indexShare(accountId: Int64, db: Database) throws -> Int64 {
+        let total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(block)), 0) FROM emailSearch_data") ?? 0
+        let all = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM email") ?? 0
+        let mine = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM email WHERE accountId = ?", arguments: [accountId]) ?? 0
+        return all > 0 ? total * mine / all : 0
+    }
+
+    /// Everything mailfs keeps on disk: the database (with its WAL) and every cache file.
+    public func totalDiskUse() -> Int64 {
+        let directory = databaseURL.deletingLastPathComponent()
+        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+        var total: Int64 = 0
+        for case let file as URL in files {
+            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+        }
+        return total
+    }
+}
