@@ -43,7 +43,7 @@ extension AccountSettings {
         SettingKey("poll_interval_seconds", \.pollIntervalSeconds, .range(1...86_400)),
         SettingKey("cache_limit_mb", \.cacheLimitMB, .range(1...1_048_576)),
         SettingKey("raw_store_max_kb", \.rawStoreMaxKB, .range(0...1_048_576)),
-        SettingKey("undo_seconds", \.undoSeconds, .range(0...3600)),
+        SettingKey("undo_seconds", \.undoSeconds, .oneOf([0, 5, 10, 15, 30])),
         SettingKey("delete_guard", \.deleteGuard, .range(0...1_000_000)),
         SettingKey("max_connections", \.maxConnections, .range(1...30)),
         SettingKey("send_retry_delay_seconds", \.sendRetryDelaySeconds, .range(0...3600)),

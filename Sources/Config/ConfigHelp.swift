@@ -46,9 +46,10 @@ public enum ConfigHelp {
           sync_window_days = 30     days of mail to sync: 7, 14, 30, 60 or 90
           cache_limit_mb = 500      downloaded content kept per account before LRU eviction
           raw_store_max_kb = 256    messages up to this size are stored whole at sync
-          undo_seconds = 5          delay before an outbox message is sent (rm cancels it)
+          undo_seconds = 5          delay before an outbox message is sent (rm cancels
+                                    it): 0, 5, 10, 15 or 30
           delete_guard = 100        more deletions than this per minute wait for
-                                    "echo confirm-deletes > ACCOUNT/.control"
+                                    "echo confirm-deletes > ACCOUNT/.control"; 0: off
           max_connections = 5       IMAP connections per account (1-30)
           connect_timeout_seconds = 30   a server that does not answer within this is down
           retry_delay_seconds = 5   first retry after a failed connection; then 3x, 9x

@@ -65,6 +65,10 @@ struct ConfigErrorTests {
             text: "[defaults]\nsync_window_days = 45\n", kind: .invalidValue,
             message: "config.toml:2: defaults.sync_window_days: expected one of 7, 14, 30, 60, 90, got 45"),
         ErrorCase(
+            testDescription: "an undo delay the spec does not offer",
+            text: "[defaults]\nundo_seconds = 7\n", kind: .invalidValue,
+            message: "config.toml:2: defaults.undo_seconds: expected one of 0, 5, 10, 15, 30, got 7"),
+        ErrorCase(
             testDescription: "a quoted number as a setting",
             text: "[defaults]\nsync_window_days = \"30\"\n", kind: .wrongType,
             message: "config.toml:2: defaults.sync_window_days: expected one of 7, 14, 30, 60, 90, got \"30\""),
@@ -209,7 +213,7 @@ struct ConfigErrorTests {
     func crlf() throws {
         let text = "[defaults]\r\n# comment\r\nundo_seconds = \"5\"\r\n"
         let error = try #require(ConfigFixtures.error(text))
-        #expect(error.description == "config.toml:3: defaults.undo_seconds: expected an integer 0-3600, got \"5\"")
+        #expect(error.description == "config.toml:3: defaults.undo_seconds: expected one of 0, 5, 10, 15, 30, got \"5\"")
     }
 
     @Test("text on which TOMLKit's parser would assert is refused before it", arguments: [

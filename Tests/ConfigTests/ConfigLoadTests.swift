@@ -14,7 +14,7 @@ struct ConfigLoadTests {
         do {
             _ = try MailfsConfig.load(path: broken, environment: [:])
         } catch {
-            #expect(error.description == "\(broken):2: defaults.undo_seconds: expected an integer 0-3600, got -1")
+            #expect(error.description == "\(broken):2: defaults.undo_seconds: expected one of 0, 5, 10, 15, 30, got -1")
         }
     }
 

@@ -129,7 +129,7 @@ struct OutboxMountTests {
     func undo() async throws {
         try await SharedServers.shared {
             var account = try OutboxAccount.on("SMTPS_PORT")
-            account.undoSeconds = 3
+            account.undoSeconds = 5
             let mount = try MountedMailfs.outbox([account])
             try mount.start()
             let (cancelled, kept) = (Servers.uniqueSubject("Cancelled"), Servers.uniqueSubject("Kept"))
@@ -141,8 +141,8 @@ struct OutboxMountTests {
             #expect(result.status == 0 && result.output == "queued", "\(result.output)")
             #expect(try mount.sh("ls -A alice/outbox/").lines == ["keep.eml"])
             #expect(try Poll.until(seconds: 20) { try Servers.bobCount(kept) > 0 })
-            #expect(Date().timeIntervalSince(copied) >= 3, "held for the undo delay")
-            try await Task.sleep(for: .seconds(max(0, 6 - Date().timeIntervalSince(copied))))
+            #expect(Date().timeIntervalSince(copied) >= 5, "held for the undo delay")
+            try await Task.sleep(for: .seconds(max(0, 8 - Date().timeIntervalSince(copied))))
             #expect(try Servers.bobCount(cancelled) == 0)
             #expect(try Servers.bobCount(kept) == 1)
             #expect(mount.text("alice/.log").contains("cancel.eml discarded (queued)"))
