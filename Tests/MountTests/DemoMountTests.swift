@@ -121,6 +121,10 @@ struct DemoMountTests {
         let mount = try mountedDemo()
         #expect(try mount.sh("echo sync > demo/.control").status == 0)
         #expect(try mount.sh("echo rm-rf > demo/.control").status != 0)
+        // Readable, so grep -r over the account exits 0/1, never 2; oversize writes are refused at once.
+        #expect(try mount.sh("cat demo/.control").output.contains("confirm-deletes"))
+        #expect(try mount.sh("grep -r -q no-such-text-anywhere demo/; echo $?").lines == ["1"])
+        #expect(try mount.sh("head -c 100000 /dev/zero | tr '\\0' x > demo/.control").status != 0)
         let status = try mount.sh("cat demo/.status").output
         for key in ["pending_changes: 0", "change_error: none", "storage_messages: ", "storage_content: 0 MB", "storage_index: "] {
             #expect(status.contains(key), "\(status)")

@@ -62,7 +62,9 @@ extension MailTree {
     }
 
     func controlAttributes(_ accountId: Int64) -> FileAttributes {
-        FileAttributes(inode: Node.accountControl(accountId).inode, kind: .regular, permissions: 0o200,
-                       linkCount: 1, size: 0, modified: settings.mountedAt)
+        // Readable too (it says which commands it takes): `grep -r` over an account must not
+        // fail on a file it cannot open.
+        FileAttributes(inode: Node.accountControl(accountId).inode, kind: .regular, permissions: 0o600,
+                       linkCount: 1, size: UInt64(Self.controlHelp.count), modified: settings.mountedAt)
     }
 }

@@ -5,13 +5,24 @@ import Store
 extension MailTree {
     static let controlCommands: Set<String> = ["sync", "reset", "confirm-deletes", "cancel-deletes"]
 
+    /// What reading `.control` shows.
+    static let controlHelp = Array("""
+        # write one command: echo COMMAND > .control
+        # sync reset confirm-deletes cancel-deletes
+
+        """.utf8)
+
     func writeControl(handle: UInt64, data: UnsafeRawBufferPointer) throws(FSError) -> Int {
         // A command is a word; anything this large is not one.
         guard data.count <= 4096 else { throw FSError(EFBIG) }
         var complete: [UInt8] = []
         var accountId: Int64 = 0
+        var oversized = false
         files.update(handle) { file in
             if case .control(let id, var written) = file {
+                // Commands are words: a line longer than this is refused at once, so a huge
+                // write without a newline costs nothing (and no rescanning of a growing buffer).
+                guard written.count + data.count <= 4096 else { oversized = true; return }
                 written.append(contentsOf: data)
                 // Whole lines run now, so `echo bogus > .control` fails at write(2): shells
                 // do not report errors of close(2).
@@ -23,6 +34,7 @@ extension MailTree {
                 file = .control(accountId: id, written: written)
             }
         }
+        guard !oversized else { throw FSError(EFBIG) }
         if !complete.isEmpty { try run(commands: complete, accountId: accountId) }
         return data.count
     }

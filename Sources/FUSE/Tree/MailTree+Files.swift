@@ -10,7 +10,9 @@ extension MailTree {
         let writing = flags & O_ACCMODE != O_RDONLY
         switch node {
         case .accountControl(let id):
-            guard flags & O_ACCMODE == O_WRONLY else { throw FSError(EACCES) }
+            if flags & O_ACCMODE == O_RDONLY {
+                return OpenedFile(handle: files.open(.content(Self.controlHelp)), keepCache: false, directIO: true)
+            }
             return OpenedFile(handle: files.open(.control(accountId: id, written: [])),
                               keepCache: false, directIO: true)
         case .rootStatus, .accountStatus, .accountLog:
