@@ -121,6 +121,16 @@ enum WriteBack {
         return result.lines.compactMap { $0.split(separator: "\t").first.map(String.init) }.sorted()
     }
 
+    /// Where the letter is, for failure messages (never throws).
+    static func places(_ letter: Letter, user: String) -> String {
+        (try? locate(letter, user: user)).map { "\($0)" } ?? "(locate failed)"
+    }
+
+    /// How many messages the mailbox has, for failure messages (never throws).
+    static func describeCount(_ user: String, _ mailbox: String) -> String {
+        (try? count(user, mailbox)).flatMap { $0 }.map(String.init) ?? "(no count)"
+    }
+
     /// How many messages the mailbox has; nil when it does not exist.
     static func count(_ user: String, _ mailbox: String) throws -> Int? {
         let result = try seed(["count", "--user", user, "--mailbox", mailbox])
@@ -206,7 +216,7 @@ extension MountedMailfs {
         #expect(try waitForIdle(account), "\(text("\(account)/.status"))")
         for (directory, letters) in expected {
             #expect(try waitForFiles(letters.map(\.fileName), in: directory),
-                    "\(directory) lists \(try listing(directory).count) of \(letters.count): \(text("\(account)/.log"))")
+                    "\(directory) lists \((try? listing(directory))?.count ?? -1) of \(letters.count): \(text("\(account)/.log"))")
         }
     }
 
