@@ -9,7 +9,8 @@ enum AccountProfiles {
                            provider: account.provider.rawValue, auth: account.auth.rawValue,
                            imap: account.imap.description,
                            smtp: account.smtp?.description ?? "none",
-                           cacheLimitBytes: Int64(account.settings.cacheLimitBytes))
+                           cacheLimitBytes: Int64(account.settings.cacheLimitBytes),
+                           deleteGuard: account.settings.deleteGuard)
         }
     }
 }

@@ -27,6 +27,7 @@ enum SyncEngine {
         }
         tree.provideContent(with: coordinator)
         tree.provideSending(with: coordinator)
+        tree.provideWriteBack(with: coordinator)
         coordinator.start()
         return coordinator
     }

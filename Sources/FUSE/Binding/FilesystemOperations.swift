@@ -88,6 +88,8 @@ public protocol FilesystemOperations: AnyObject, Sendable {
     func flush(_ inode: Inode, handle: UInt64) throws(FSError)
     func unlink(parent: Inode, name: String) throws(FSError)
     func rename(parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError)
+    func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes
+    func rmdir(parent: Inode, name: String) throws(FSError)
     /// truncate/utimens (`touch`); nil fields are unchanged.
     func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes
 }
@@ -111,4 +113,6 @@ extension FilesystemOperations {
     public func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes {
         throw FSError(EROFS)
     }
+    public func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes { throw FSError(EPERM) }
+    public func rmdir(parent: Inode, name: String) throws(FSError) { throw FSError(EPERM) }
 }

@@ -30,11 +30,26 @@ extension FuseDispatcher {
         }
     }
 
+    /// mkdir and rmdir: folders on the server.
+    func mkdir(_ req: fuse_req_t, parent: fuse_ino_t, name cName: UnsafePointer<CChar>?) {
+        answer(req) { () throws(FSError) in
+            var entry = entry(try checked(filesystem.mkdir(parent: Inode(parent), name: try name(cName))))
+            fuse_reply_entry(req, &entry)
+        }
+    }
+
+    func rmdir(_ req: fuse_req_t, parent: fuse_ino_t, name cName: UnsafePointer<CChar>?) {
+        answer(req) { () throws(FSError) in
+            try filesystem.rmdir(parent: Inode(parent), name: try name(cName))
+            fuse_reply_err(req, 0)
+        }
+    }
+
     private func targetExists(_ parent: fuse_ino_t, _ name: String) -> Bool {
         (try? filesystem.lookup(parent: Inode(parent), name: name)) != nil
     }
 
-    /// mkdir, rmdir, symlink, link and mknod are not part of the mail tree. Left unset,
+    /// symlink, link and mknod are not part of the mail tree. Left unset,
     /// libfuse would answer ENOSYS ("Function not implemented"); EPERM reads better.
     static func refuse(_ req: fuse_req_t?) {
         guard let req else { return }

@@ -76,8 +76,12 @@ private func addNameOperations(to ops: inout fuse_lowlevel_ops) {
             $0.rename($1, parent: parent, name: name, newParent: newParent, newName: newName, flags: flags)
         }
     }
-    ops.mkdir = { req, _, _, _ in FuseDispatcher.refuse(req) }
-    ops.rmdir = { req, _, _ in FuseDispatcher.refuse(req) }
+    ops.mkdir = { req, parent, name, _ in
+        FuseDispatcher.serve(req) { $0.mkdir($1, parent: parent, name: name) }
+    }
+    ops.rmdir = { req, parent, name in
+        FuseDispatcher.serve(req) { $0.rmdir($1, parent: parent, name: name) }
+    }
     ops.symlink = { req, _, _, _ in FuseDispatcher.refuse(req) }
     ops.link = { req, _, _, _ in FuseDispatcher.refuse(req) }
     ops.mknod = { req, _, _, _, _ in FuseDispatcher.refuse(req) }

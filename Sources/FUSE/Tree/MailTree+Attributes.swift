@@ -17,6 +17,9 @@ extension MailTree {
                 throw FSError(ENOENT)
             }
             return outboxAttributes(item)
+        case .newMessage(let handle):
+            guard case .appending(_, _, _, let data)? = files.file(UInt64(handle)) else { throw FSError(ENOENT) }
+            return newMessageAttributes(handle: handle, size: data.count)
         case .rootStatus, .accountStatus, .accountLog:
             return generatedFileAttributes(node)
         case .accountControl(let id):

@@ -47,6 +47,10 @@ extension MailTree {
                 activity.log.record("unknown .control command \"\(command.prefix(40))\"", level: "error")
                 throw FSError(EINVAL)
             }
+            if command == "confirm-deletes" || command == "cancel-deletes" {
+                try resolveHeldDeletes(accountId: accountId, confirm: command == "confirm-deletes", log: activity.log)
+                continue
+            }
             let handler = controlHandler.withLock { $0 }
             if account.isOffline || handler == nil {
                 activity.log.record("\(command): offline account, nothing to do")
@@ -57,5 +61,19 @@ extension MailTree {
                 throw FSError(ENOTSUP)
             }
         }
+    }
+
+    /// The guard's answer, for any account (imported ones hold deletions too).
+    private func resolveHeldDeletes(accountId: Int64, confirm: Bool, log: EventLog) throws(FSError) {
+        let count = try storeCall {
+            try store.resolveHeld(accountId: accountId, confirm: confirm, machine: ChangeStateMachine())
+        }
+        log.record(confirm ? "confirm-deletes: \(count) held deletion(s) will be applied"
+                           : "cancel-deletes: \(count) held deletion(s) cancelled, messages restored")
+        if confirm, try writeContext(accountId).isOffline {
+            // No server: confirmed rows finish at once.
+            try storeCall { try store.finishPendingLocally(accountId: accountId) }
+        }
+        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
     }
 }

@@ -54,6 +54,9 @@ extension MailTree {
         switch files.close(handle) {
         case .disk(let fd, _)?: close(fd)
         case .outgoing(let id, _)?: releaseOutgoing(itemId: id)
+        case .appending(let folderId, _, let name, _)?:
+            // The name the writer used was never a file of the store: forget its dentry.
+            invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         default: break
         }
     }

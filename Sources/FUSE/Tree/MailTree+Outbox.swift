@@ -22,7 +22,8 @@ extension MailTree {
     }
 
     public func create(parent: Inode, name: String, flags: Int32) throws(FSError) -> (FileAttributes, OpenedFile) {
-        guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EROFS) }
+        if case .folder(let folderId)? = Node(inode: parent) { return try createInFolder(folderId, parent: parent, name: name) }
+        guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EPERM) }
         guard sendingPolicy(accountId) != nil else { throw FSError(EROFS) }
         guard Self.isAcceptableOutboxName(name) else { throw FSError(EINVAL) }
         guard let item = try storeCall({ try store.createDraft(accountId: accountId, fileName: name) }) else {
@@ -44,6 +45,8 @@ extension MailTree {
                 throw FSError(EFBIG)
             }
             return data.count
+        case .appending?:
+            return try writeNewMessage(handle: handle, offset: offset, data: data)
         default:
             throw FSError(EBADF)
         }
@@ -54,6 +57,8 @@ extension MailTree {
         switch files.file(handle) {
         case .control?:
             try flushControl(handle: handle)
+        case .appending(let folderId, let accountId, let name, let data)? where !data.isEmpty:
+            try flushNewMessage(handle: handle, parent: folderId, accountId: accountId, name: name, data: data)
         case .outgoing(let id, let accountId)?:
             guard let bytes = drafts.bytes(id), let item = try storeCall({ try store.outboxItem(id: id) }),
                   item.state == .draft else { return }

@@ -5,8 +5,7 @@ import Store
 extension MailTree {
     /// `rm`: a draft, queued or failed message is discarded (within the undo delay this
     /// cancels the send); one being transmitted is EBUSY.
-    public func unlink(parent: Inode, name: String) throws(FSError) {
-        guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EROFS) }
+    func unlinkOutbox(accountId: Int64, parent: Inode, name: String) throws(FSError) {
         let item = try outboxItem(named: name, parent: parent)
         guard try storeCall({ try store.removeOutboxItem(id: item.id, ifIn: [.draft, .queued, .failed]) }) else {
             throw FSError(item.state == .sending ? EBUSY : ENOENT)
@@ -19,8 +18,8 @@ extension MailTree {
 
     /// `mv` within outbox/: renames; an editor's temporary file renamed to a real name is
     /// checked and queued like a file closed under that name (and stays if refused).
-    public func rename(parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError) {
-        guard case .outbox(let accountId)? = Node(inode: parent), newParent == parent else { throw FSError(EROFS) }
+    func renameOutbox(accountId: Int64, parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError) {
+        guard newParent == parent else { throw FSError(EPERM) }
         guard Self.isAcceptableOutboxName(newName) else { throw FSError(EINVAL) }
         let item = try outboxItem(named: name, parent: parent)
         guard try storeCall({ try store.renameOutboxItem(id: item.id, to: newName) }) else { throw FSError(EEXIST) }
@@ -40,6 +39,7 @@ extension MailTree {
     /// `touch` of a failed message queues it again (a fresh 24 h and retry budget);
     /// truncating is allowed only while the file is being written.
     public func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes {
+        if case .newMessage(let handle)? = Node(inode: inode) { return try truncateNewMessage(handle, size: size) }
         guard case .outboxItem(let id)? = Node(inode: inode) else { throw FSError(EROFS) }
         guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
         if let size {

@@ -10,6 +10,9 @@ extension MailTree {
     public func getxattr(_ inode: Inode, name: String) throws(FSError) -> [UInt8] {
         if case .outboxItem(let id)? = Node(inode: inode) { return try outboxAttribute(id, name: name) }
         guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENODATA) }
+        if name == Self.pendingAttribute {
+            return Array((try storeCall { try store.hasPendingChange(emailId: id) } ? "1" : "0").utf8)
+        }
         guard let flag = Self.flagAttributes[name] else { throw FSError(ENODATA) }
         guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
         let value = flag == .seen ? message.isRead : message.isStarred
@@ -19,7 +22,7 @@ extension MailTree {
     public func listxattr(_ inode: Inode) throws(FSError) -> [String] {
         switch Node(inode: inode) {
         case .message?:
-            return Self.flagAttributes.keys.sorted()
+            return (Self.flagAttributes.keys + [Self.pendingAttribute]).sorted()
         case .outboxItem(let id)?:
             guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
             return item.lastError == nil ? ["user.mailfs.state"] : ["user.mailfs.error", "user.mailfs.state"]
@@ -40,12 +43,18 @@ extension MailTree {
         }
     }
 
-    /// Applied locally at once; a later layer pushes the change to the server.
+    /// "1" while the message has a change the server has not taken yet.
+    static let pendingAttribute = "user.mailfs.pending"
+
+    /// Applied locally at once and journaled: the applier pushes it with STORE.
     public func setxattr(_ inode: Inode, name: String, value: [UInt8]) throws(FSError) {
         guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENOTSUP) }
         guard let flag = Self.flagAttributes[name] else { throw FSError(ENOTSUP) }
         let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text == "0" || text == "1" else { throw FSError(EINVAL) }
-        try storeCall { try store.setFlag(flag, to: text == "1", emailId: id) }
+        guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
+        let context = try writeContext(message.accountId)
+        try journalCall { try store.changeFlag(flag, to: text == "1", emailId: id, context: context) }
+        writeBackService.withLock { $0 }?.journalChanged(accountId: message.accountId)
     }
 }

@@ -26,6 +26,8 @@ public final class MailTree: FilesystemOperations {
     /// Checks and wakes the senders of outbox/; nil: every outbox is read-only.
     let outboxService = Mutex<(any OutboxService)?>(nil)
     let drafts = OutboxDrafts()
+    /// Wakes the journal appliers of configured accounts; nil: changes stay local.
+    let writeBackService = Mutex<(any WriteBackService)?>(nil)
 
     public struct Settings: Sendable {
         /// Directory mtimes (other than threads) are the mount time.
@@ -52,6 +54,10 @@ public final class MailTree: FilesystemOperations {
 
     public func provideContent(with provider: any ContentProvider) {
         contentProvider.withLock { $0 = provider }
+    }
+
+    public func provideWriteBack(with service: any WriteBackService) {
+        writeBackService.withLock { $0 = service }
     }
 
     public func provideSending(with service: any OutboxService) {

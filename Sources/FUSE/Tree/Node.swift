@@ -23,6 +23,8 @@ enum Node: Hashable, Sendable {
     case message(Int64)
     /// A file of outbox/: a row of the send queue.
     case outboxItem(Int64)
+    /// A message being written into a server folder, by open-file handle, until close.
+    case newMessage(Int64)
 
     private static let idBits: UInt64 = 56
     private static let idMask: UInt64 = (1 << idBits) - 1
@@ -46,6 +48,7 @@ enum Node: Hashable, Sendable {
         case .attachmentFile(let id): return Self.encode(12, id)
         case .message(let id): return Self.encode(13, id)
         case .outboxItem(let id): return Self.encode(14, id)
+        case .newMessage(let handle): return Self.encode(15, handle)
         }
     }
 
@@ -72,6 +75,7 @@ enum Node: Hashable, Sendable {
         case 12: self = .attachmentFile(id)
         case 13: self = .message(id)
         case 14: self = .outboxItem(id)
+        case 15: self = .newMessage(id)
         default: return nil
         }
     }
@@ -82,7 +86,8 @@ enum Node: Hashable, Sendable {
 
     var isDirectory: Bool {
         switch self {
-        case .rootStatus, .accountStatus, .accountLog, .accountControl, .attachmentFile, .message, .outboxItem:
+        case .rootStatus, .accountStatus, .accountLog, .accountControl, .attachmentFile, .message, .outboxItem,
+             .newMessage:
             return false
         default:
             return true

@@ -13,6 +13,8 @@ enum OpenFile: Sendable {
     /// A new file of outbox/ (send-queue id): bytes go to `OutboxDrafts`, checked and
     /// queued on close.
     case outgoing(itemId: Int64, accountId: Int64)
+    /// A new message written into a server folder: appended (journal) on close.
+    case appending(folderId: Int64, accountId: Int64, name: String, data: [UInt8])
     /// `.control`: commands written, executed on close.
     case control(accountId: Int64, written: [UInt8])
 }

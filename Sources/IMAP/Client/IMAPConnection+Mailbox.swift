@@ -54,3 +54,28 @@ extension IMAPConnection {
         return SelectedMailbox(name: mailbox, readOnlyCommand: readOnly, condStore: condStore, result: result)
     }
 }
+
+/// CREATE, DELETE and RENAME of mailboxes, by raw (modified UTF-7) names.
+extension IMAPConnection {
+    public func create(_ mailbox: String) async throws(IMAPError) {
+        _ = try await execute("CREATE") { command in
+            command.raw("CREATE")
+            command.string(mailbox)
+        }
+    }
+
+    public func delete(_ mailbox: String) async throws(IMAPError) {
+        _ = try await execute("DELETE") { command in
+            command.raw("DELETE")
+            command.string(mailbox)
+        }
+    }
+
+    public func rename(_ mailbox: String, to newName: String) async throws(IMAPError) {
+        _ = try await execute("RENAME") { command in
+            command.raw("RENAME")
+            command.string(mailbox)
+            command.string(newName)
+        }
+    }
+}

@@ -8,6 +8,7 @@ enum Schema {
         migrator.registerMigration("v1-search", migrate: createSearchIndex)
         migrator.registerMigration("v1-outbox", migrate: createSendQueue)
         migrator.registerMigration("v2-content-cache", migrate: createContentCache)
+        migrator.registerMigration("v3-journal", migrate: createJournal)
         return migrator
     }
 
@@ -165,5 +166,53 @@ enum Schema {
             t.add(column: "sizeIsExact", .boolean).notNull().defaults(to: true)
         }
         try db.execute(sql: "UPDATE attachment SET sizeIsExact = isDownloaded")
+    }
+
+    /// The journal of local changes (docs/ARCHITECTURE.md, "tree -> journal -> server"):
+    /// one row per IMAP effect, committed before the file operation returns. Rows of one
+    /// user operation share `operation` (the first row's id). Associations and folders in
+    /// flux carry a mark so listings and the sync engine know about them.
+    private static func createJournal(_ db: Database) throws {
+        try db.create(table: "change") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            t.column("operation", .integer).notNull().defaults(to: 0)
+            t.column("kind", .text).notNull()
+            t.column("state", .text).notNull()
+            // One per removed message (rm), for the mass-deletion guard.
+            t.column("isDeletion", .boolean).notNull().defaults(to: false)
+            t.column("emailId", .integer).references("email", onDelete: .setNull)
+            t.column("messageId", .text)
+            // Where the message is on the server (source) and where it goes (target).
+            t.column("folderId", .integer).references("folder", onDelete: .setNull)
+            t.column("uid", .integer)
+            t.column("targetFolderId", .integer).references("folder", onDelete: .setNull)
+            // The negative UID of the target association until the server's UID is known.
+            t.column("placeholderUID", .integer)
+            t.column("flag", .text)
+            t.column("value", .boolean)
+            t.column("previousValue", .boolean)
+            t.column("raw", .blob)
+            // Folder operations: the tree paths before and after.
+            t.column("oldPath", .text)
+            t.column("newPath", .text)
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("notBefore", .datetime).notNull()
+            t.column("lastError", .text)
+            t.column("createdAt", .datetime).notNull()
+            // Claimed by an applier that did not finish (found at start-up): verify first.
+            t.column("interrupted", .boolean).notNull().defaults(to: false)
+        }
+        try db.create(index: "change_on_account", on: "change", columns: ["accountId", "state", "id"])
+        try db.create(index: "change_on_email", on: "change", columns: ["emailId"])
+        try db.alter(table: "emailFolder") { t in
+            // NULL, "leaving" (hidden: a move or deletion not yet applied) or "arriving"
+            // (a placeholder association with a negative UID until the server's is known).
+            t.add(column: "pending", .text)
+        }
+        try db.alter(table: "folder") { t in
+            // NULL, "creating", "renaming" or "deleting": the sync leaves such folders alone.
+            t.add(column: "localState", .text)
+        }
     }
 }

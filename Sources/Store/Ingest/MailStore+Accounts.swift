@@ -69,6 +69,13 @@ extension MailStore {
     static let hierarchyMarker = "mailfs-hierarchy:"
 
     private static func insertFolderIfMissing(_ folder: FolderRecord, db: Database) throws -> FolderRecord {
+        // A folder being renamed or deleted locally keeps its server name until applied.
+        if let inFlux = try FolderRecord
+            .filter(Column("accountId") == folder.accountId && Column("imapPath") == folder.imapPath
+                    && Column("localState") != nil)
+            .fetchOne(db) {
+            return inFlux
+        }
         if var existing = try FolderRecord
             .filter(Column("accountId") == folder.accountId && Column("path") == folder.path)
             .fetchOne(db) {

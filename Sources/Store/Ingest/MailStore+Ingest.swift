@@ -18,7 +18,7 @@ extension MailStore {
         }
     }
 
-    private static func ingest(_ message: PreparedMessage, accountId: Int64,
+    static func ingest(_ message: PreparedMessage, accountId: Int64,
                                db: Database) throws -> IngestSummary {
         var summary = IngestSummary()
         let folderId = message.incoming.folderId
@@ -57,8 +57,11 @@ extension MailStore {
             SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ?
             """, arguments: [emailId, folderId]) {
             if existing != uid {
-                try db.execute(sql: "UPDATE emailFolder SET imapUID = ? WHERE emailId = ? AND folderId = ?",
-                               arguments: [uid, emailId, folderId])
+                // A journal arrival gets its server UID here when the server sent none.
+                try db.execute(sql: """
+                    UPDATE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
+                    WHERE emailId = ? AND folderId = ?
+                    """, arguments: [uid, emailId, folderId])
             }
             return false
         }

@@ -37,7 +37,8 @@ extension MailStore {
     /// drops what is still stale at its end (`dropStaleAssociations`).
     public func beginUIDValidityReset(folderId: Int64, newUIDValidity: Int64) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE emailFolder SET imapUID = -ABS(imapUID) - 1 WHERE folderId = ?",
+            // Placeholders of journal arrivals are not server UIDs: they stay as they are.
+            try db.execute(sql: "UPDATE emailFolder SET imapUID = -imapUID - 1 WHERE folderId = ? AND imapUID > 0",
                            arguments: [folderId])
             try db.execute(sql: """
                 UPDATE folder SET uidValidity = ?, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0
@@ -48,7 +49,8 @@ extension MailStore {
 
     public func dropStaleAssociations(folderId: Int64) throws {
         try pool.write { db in
-            try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID < 0", arguments: [folderId])
+            try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID < 0 AND imapUID > ?",
+                           arguments: [folderId, PlaceholderUID.base])
         }
     }
 
@@ -82,14 +84,19 @@ extension MailStore {
         }
     }
 
-    /// Server flags win (FR-SYNC-05). Returns how many messages changed.
+    /// Server flags win (FR-SYNC-05), except a flag the user changed locally whose
+    /// change is still in the journal: the applier pushes it, then the server agrees.
+    /// Returns how many messages changed.
     @discardableResult
     public func applyServerFlags(folderId: Int64, _ flags: [Int64: StoredFlags]) throws -> Int {
         try pool.write { db in
             var changed = 0
             for (uid, flag) in flags {
                 try db.execute(sql: """
-                    UPDATE email SET isRead = ?, isStarred = ?, isAnswered = ?, isDraft = ?
+                    UPDATE email SET
+                        isRead = CASE WHEN \(Self.pendingFlag("seen")) THEN isRead ELSE ? END,
+                        isStarred = CASE WHEN \(Self.pendingFlag("flagged")) THEN isStarred ELSE ? END,
+                        isAnswered = ?, isDraft = ?
                     WHERE id = (SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?)
                       AND (isRead <> ? OR isStarred <> ? OR isAnswered <> ? OR isDraft <> ?)
                     """, arguments: [flag.seen, flag.flagged, flag.answered, flag.draft, folderId, uid,
@@ -98,6 +105,14 @@ extension MailStore {
             }
             return changed
         }
+    }
+
+    /// SQL: the `email` row has a journal change of `flag` not yet applied.
+    private static func pendingFlag(_ flag: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM change c WHERE c.emailId = email.id AND c.kind = 'flag'
+                AND c.flag = '\(flag)' AND c.state IN ('pending', 'applying'))
+        """
     }
 
     /// The server no longer has these UIDs (UID SEARCH ALL difference): the messages
@@ -170,7 +185,8 @@ extension MailStore {
     public func removeFolders(accountId: Int64, keepingIMAPPaths keep: Set<String>) throws {
         try pool.write { db in
             let folders = try FolderRecord.filter(Column("accountId") == accountId).fetchAll(db)
-            for folder in folders where folder.isSelectable && !keep.contains(folder.imapPath) {
+            // A folder with a local operation in flight is the journal's until it is applied.
+            for folder in folders where folder.isSelectable && folder.localState == nil && !keep.contains(folder.imapPath) {
                 _ = try folder.delete(db)
             }
         }

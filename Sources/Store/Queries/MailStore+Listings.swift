@@ -7,7 +7,7 @@ extension MailStore {
         try pool.read { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM emailFolder f JOIN email e ON e.id = f.emailId
-                WHERE f.folderId = ? \(MessageEntry.order)
+                WHERE f.folderId = ? AND \(MessageEntry.visible) \(MessageEntry.order)
                 """, arguments: [folderId])
         }
     }
@@ -15,19 +15,21 @@ extension MailStore {
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
         try pool.read { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e WHERE e.threadId = ? \(MessageEntry.order)
+                SELECT \(MessageEntry.columns) FROM email e WHERE e.threadId = ? AND e.isDeleted = 0 \(MessageEntry.order)
                 """, arguments: [threadId])
         }
     }
 
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
-    /// deleted or trashed.
+    /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
         try pool.read { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM email e
                 WHERE e.accountId = ? AND e.isDeleted = 0
-                  AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)
+                  AND (NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND \(MessageEntry.visible))
+                       OR EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
+                                  WHERE f.emailId = e.id AND d.type = 'archive' AND \(MessageEntry.visible)))
                 \(MessageEntry.order)
                 """, arguments: [accountId])
         }
@@ -37,7 +39,7 @@ extension MailStore {
         try pool.read { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM email e
-                WHERE e.accountId = ? AND e.hasAttachments = 1 \(MessageEntry.order)
+                WHERE e.accountId = ? AND e.hasAttachments = 1 AND e.isDeleted = 0 \(MessageEntry.order)
                 """, arguments: [accountId])
         }
     }
@@ -48,7 +50,7 @@ extension MailStore {
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
                 JOIN emailFolder f ON f.folderId = d.id JOIN email e ON e.id = f.emailId
-                WHERE d.type = 'inbox' \(MessageEntry.order)
+                WHERE d.type = 'inbox' AND \(MessageEntry.visible) \(MessageEntry.order)
                 """)
         }
     }
@@ -113,9 +115,9 @@ extension MailStore {
             try FolderStatusRow.fetchAll(db, sql: """
                 SELECT d.path, d.type, d.uidValidity, d.lastSyncDate,
                        COUNT(e.id) AS messages, COALESCE(SUM(e.isRead = 0), 0) AS unread
-                FROM folder d LEFT JOIN emailFolder f ON f.folderId = d.id
+                FROM folder d LEFT JOIN emailFolder f ON f.folderId = d.id AND \(MessageEntry.visible)
                 LEFT JOIN email e ON e.id = f.emailId
-                WHERE d.accountId = ? AND d.isSelectable = 1
+                WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT 'deleting'
                 GROUP BY d.id ORDER BY d.path
                 """, arguments: [accountId])
         }

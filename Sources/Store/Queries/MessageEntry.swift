@@ -19,11 +19,14 @@ public struct MessageEntry: Sendable, Equatable, FetchableRecord, Decodable {
     /// Columns selected by every listing query, `e` being the email table.
     static let columns = """
         e.id, e.accountId, e.fileName, e.sizeBytes, e.dateSent, e.dateReceived, e.isRead, e.isStarred,
-        (SELECT COUNT(*) FROM emailFolder c WHERE c.emailId = e.id) AS folderCount
+        (SELECT COUNT(*) FROM emailFolder c WHERE c.emailId = e.id AND c.pending IS NOT 'leaving') AS folderCount
         """
 
     /// Listings are oldest first (DESIGN.md §1), ties broken by id for a stable order.
     static let order = "ORDER BY COALESCE(e.dateSent, e.dateReceived), e.id"
+
+    /// An association the journal is moving or deleting: hidden at once.
+    static let visible = "f.pending IS NOT 'leaving'"
 }
 
 /// A thread directory in a listing.

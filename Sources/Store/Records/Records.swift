@@ -32,6 +32,9 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var lastSyncedUID: Int64
     public var highestModSeq: Int64?
     public var lastSyncDate: Date?
+    /// A local folder operation not yet applied on the server: "creating", "renaming" or
+    /// "deleting". The sync engine leaves such folders alone.
+    public var localState: String?
 
     public init(accountId: Int64, path: String, imapPath: String, type: FolderType, isSelectable: Bool) {
         self.accountId = accountId

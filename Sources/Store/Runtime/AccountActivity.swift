@@ -14,9 +14,12 @@ public struct AccountProfile: Sendable, Equatable {
     public var smtp: String
     /// `cache_limit_mb`, for the `cache:` line.
     public var cacheLimitBytes: Int64
+    /// `delete_guard`: deletions beyond this many within 60 s are held (0: no guard).
+    public var deleteGuard: Int
 
     public init(name: String, address: String, provider: String, auth: String, imap: String, smtp: String,
-                cacheLimitBytes: Int64 = 500 << 20) {
+                cacheLimitBytes: Int64 = 500 << 20, deleteGuard: Int = 100) {
+        self.deleteGuard = deleteGuard
         self.name = name
         self.address = address
         self.provider = provider
@@ -49,10 +52,11 @@ public final class AccountActivity: Sendable {
         public var idle = "unavailable"
         public var progress = "none"
         public var connections = "0 active, 0 max, 0 idle, 0 waiting"
-        public var heldDeletes = 0
         /// The last file refused in outbox/ or message given up on; kept apart from
         /// `lastError`, which every successful sync clears. Cleared by the next delivery.
         public var outboxError: String?
+        /// The last local change the server refused for good (reverted).
+        public var changeError: String?
         public init() {}
     }
 

@@ -9,6 +9,7 @@ extension MailStore {
         return StatusReport.AccountFacts(
             activity: activity, profile: profile, lastSync: account.lastSyncDate,
             outbox: try outboxCounts(accountId: id), cacheBytes: try cacheUsage(accountId: id),
-            cacheLimitBytes: profile.cacheLimitBytes, folders: try folderStatus(accountId: id))
+            cacheLimitBytes: profile.cacheLimitBytes, folders: try folderStatus(accountId: id),
+            journal: try journalCounts(accountId: id))
     }
 }

@@ -10,10 +10,12 @@ public enum StatusReport {
         public var cacheBytes: Int64
         public var cacheLimitBytes: Int64
         public var folders: [FolderStatusRow]
+        public var journal: (pending: Int, heldDeletes: Int)
 
         public init(activity: AccountActivity.State, profile: AccountProfile, lastSync: Date?,
                     outbox: (queued: Int, sending: Int, failed: Int), cacheBytes: Int64,
-                    cacheLimitBytes: Int64, folders: [FolderStatusRow]) {
+                    cacheLimitBytes: Int64, folders: [FolderStatusRow], journal: (pending: Int, heldDeletes: Int)) {
+            self.journal = journal
             self.activity = activity
             self.profile = profile
             self.lastSync = lastSync
@@ -42,8 +44,10 @@ public enum StatusReport {
             ("connections", state.connections),
             ("outbox", "\(facts.outbox.queued) queued, \(facts.outbox.sending) sending, \(facts.outbox.failed) failed"),
             ("cache", "\(megabytes(facts.cacheBytes)) / \(megabytes(facts.cacheLimitBytes))"),
-            ("held_deletes", String(state.heldDeletes)),
+            ("held_deletes", String(facts.journal.heldDeletes)),
             ("outbox_error", state.outboxError ?? "none"),
+            ("pending_changes", String(facts.journal.pending)),
+            ("change_error", state.changeError ?? "none"),
         ]
         var text = lines.map { "\($0.0): \($0.1)\n" }.joined()
         text += "\n" + folderTable(facts.folders)

@@ -45,3 +45,12 @@ public final class AsyncSemaphore: Sendable {
         state.withLock { ($0.available, $0.waiters.count) }
     }
 }
+
+extension AsyncSemaphore {
+    /// Runs `body` holding one permit, released however `body` ends.
+    func withPermit<T>(_ body: () async throws -> T) async rethrows -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+}

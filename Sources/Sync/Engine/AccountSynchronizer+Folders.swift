@@ -16,8 +16,8 @@ extension AccountSynchronizer {
                 state.progress = "\(index)/\(folders.count) folders, 0/0 messages"
             }
             do {
-                let result = try await synchronizer(accountId: accountId, index: index, total: folders.count)
-                    .sync(folder, over: connection)
+                let synchronizer = synchronizer(accountId: accountId, index: index, total: folders.count)
+                let result = try await mailboxGate.withPermit { try await synchronizer.sync(folder, over: connection) }
                 if result.changedMessages {
                     activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
                                         + "\(result.removed) removed, \(result.flagChanges) flag changes")
@@ -42,8 +42,10 @@ extension AccountSynchronizer {
             let accountId = try resolveAccountId()
             guard let folder = try store.folders(accountId: accountId).first(where: { $0.type == type && $0.isSelectable })
             else { return }
+            let synchronizer = synchronizer(accountId: accountId, index: 0, total: 1)
+            let gate = mailboxGate
             let result = try await pool.withConnection(open: openConnection) { connection in
-                try await self.synchronizer(accountId: accountId, index: 0, total: 1).sync(folder, over: connection)
+                try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
             }
             if result.changedMessages {
                 try store.rethread(accountId: accountId)

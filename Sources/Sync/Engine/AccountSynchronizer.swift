@@ -17,6 +17,9 @@ public actor AccountSynchronizer {
     nonisolated let downloader: ContentDownloader
     let logger: Logger
     nonisolated let timing: SyncTiming
+    /// Held by a folder sync and by a write-back batch: the sync never sees a move half
+    /// done, and a batch never runs under a folder sync's feet.
+    nonisolated let mailboxGate = AsyncSemaphore(permits: 1)
     private var accountId: Int64?
 
     init(account: AccountConfig, store: MailStore, activity: AccountActivity, global: AsyncSemaphore,
@@ -75,6 +78,12 @@ public actor AccountSynchronizer {
             syncSent: { Task { await self.syncFolder(ofType: .sent, reason: "sent mail filed") } })
         return OutboxSender(account: account, endpoint: smtp, store: store, activity: activity, timing: timing,
                             sentCopies: sentCopies, logger: logger)
+    }
+
+    /// The applier of the account's journal of local changes.
+    nonisolated func makeApplier() -> ChangeApplier {
+        ChangeApplier(account: account, store: store, pool: pool, activity: activity, gate: mailboxGate,
+                      timing: timing, logger: logger, openConnection: { try await self.openConnection() })
     }
 
     /// The IDLE watcher of this account's INBOX; its connection is outside the pool.

@@ -6,13 +6,14 @@ import Synchronization
 /// Runs every configured account's sync concurrently and independently (FR-SYNC-11):
 /// one task per account, each looping "sync, then wait for the poll interval or a
 /// trigger". A slow, failing or misconfigured account never delays another.
-public final class SyncCoordinator: Sendable {
+public final class SyncCoordinator: Sendable, WriteBackService {
     /// What runs for one configured account.
     struct AccountEntry: Sendable {
         let synchronizer: AccountSynchronizer
         let trigger: SyncTrigger
         /// nil when the account has no `[accounts.NAME.smtp]`.
         let sender: OutboxSender?
+        let applier: ChangeApplier
     }
 
     let accounts: [String: AccountEntry]
@@ -36,7 +37,7 @@ public final class SyncCoordinator: Sendable {
             let trigger = SyncTrigger()
             accounts[account.name] = AccountEntry(
                 synchronizer: synchronizer, trigger: trigger,
-                sender: synchronizer.makeSender(timing: accountTiming))
+                sender: synchronizer.makeSender(timing: accountTiming), applier: synchronizer.makeApplier())
         }
         self.accounts = accounts
         self.global = global
@@ -50,13 +51,18 @@ public final class SyncCoordinator: Sendable {
         let senders = accounts.values.compactMap(\.sender).map { sender in
             Task.detached { await sender.run() }
         }
+        let appliers = accounts.values.map(\.applier).map { applier in
+            Task.detached { await applier.run() }
+        }
         let started = accounts.values.map { entry in
-            let (synchronizer, trigger, sender) = (entry.synchronizer, entry.trigger, entry.sender)
+            let (synchronizer, trigger, sender, applier) = (entry.synchronizer, entry.trigger, entry.sender, entry.applier)
             return Task.detached {
                 let interval = synchronizer.timing.pollInterval
                 await synchronizer.syncOnce()
-                // A sync may have found the Sent folder a delivered message's copy waits for.
+                // A sync may have found the Sent folder a delivered message's copy waits for,
+                // or reached a server the journal was waiting for.
                 sender?.trigger.fire()
+                applier.trigger.fire()
                 let idle = Task { await synchronizer.idleMonitor(global: global).run() }
                 await withTaskCancellationHandler {
                     while !Task.isCancelled {
@@ -64,6 +70,7 @@ public final class SyncCoordinator: Sendable {
                         guard !Task.isCancelled else { break }
                         await synchronizer.syncOnce()
                         sender?.trigger.fire()
+                        applier.trigger.fire()
                     }
                 } onCancel: {
                     idle.cancel()
@@ -71,7 +78,7 @@ public final class SyncCoordinator: Sendable {
                 }
             }
         }
-        tasks.withLock { $0 += started + senders }
+        tasks.withLock { $0 += started + senders + appliers }
     }
 
     /// `echo sync > ACCOUNT/.control`: sync now (coalesced with one already pending).
@@ -87,6 +94,11 @@ public final class SyncCoordinator: Sendable {
         guard let entry = accounts[account] else { return false }
         await entry.synchronizer.syncOnce()
         return true
+    }
+
+    /// The configured account's journal applier wakes up (the tree recorded a change).
+    public func journalChanged(accountId: Int64) {
+        entry(accountId: accountId)?.applier.trigger.fire()
     }
 
     /// The configured account behind a store account id; nil for an offline (imported) one.

@@ -38,7 +38,8 @@ public enum FolderMapping {
                   !folder.attributes.contains("\\nonexistent") else { continue }
             let selectable = !folder.attributes.contains("\\noselect")
             var type = role(of: folder) ?? .custom
-            var path = type == .custom ? customPath(folder) : type.rawValue
+            // \Archive keeps its own name: archive/ is the virtual view of it.
+            var path = type == .custom || type == .archive ? customPath(folder) : type.rawValue
             if taken.contains(path) {
                 // A second \Sent (or a second INBOX spelling): keep it as an ordinary folder.
                 type = .custom
@@ -60,7 +61,7 @@ public enum FolderMapping {
         if folder.name.uppercased() == "INBOX" || folder.attributes.contains("\\inbox") { return .inbox }
         let roles: [(String, FolderType)] = [
             ("\\sent", .sent), ("\\drafts", .drafts), ("\\trash", .trash),
-            ("\\junk", .spam), ("\\flagged", .starred),
+            ("\\junk", .spam), ("\\flagged", .starred), ("\\archive", .archive),
         ]
         return roles.first { folder.attributes.contains($0.0) }?.1
     }

@@ -1,0 +1,174 @@
+import Foundation
+import MailCore
+import Store
+
+/// What a user does to mail in the tree (DESIGN.md §4): rm, mv, mkdir, rmdir. Each is
+/// applied to the store and written to the journal before the call returns; the sync
+/// engine applies the journal to the server (docs/ARCHITECTURE.md, "tree -> journal").
+extension MailTree {
+    public func unlink(parent: Inode, name: String) throws(FSError) {
+        switch Node(inode: parent) {
+        case .outbox(let accountId)?:
+            try unlinkOutbox(accountId: accountId, parent: parent, name: name)
+        case .folder(let folderId)?:
+            let (emailId, accountId) = try messageNamed(name, in: parent)
+            try recordMessage(.remove(fromFolder: folderId), emailId: emailId, accountId: accountId, name: name)
+        case .archive(let accountId)?:
+            let (emailId, _) = try messageNamed(name, in: parent)
+            try recordMessage(.removeArchived, emailId: emailId, accountId: accountId, name: name)
+        case .account?, .threads?, .thread?, .attachments?, .attachmentMessage?, .unifiedInbox?, .root?:
+            throw FSError(EPERM)
+        default:
+            throw FSError(ENOTDIR)
+        }
+        listings.forget(parent)
+    }
+
+    public func rename(parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError) {
+        if case .outbox(let accountId)? = Node(inode: parent) {
+            return try renameOutbox(accountId: accountId, parent: parent, name: name, newParent: newParent, newName: newName)
+        }
+        guard let entry = try listing(of: parent).entry(named: name), let node = Node(inode: entry.attributes.inode) else {
+            throw FSError(ENOENT)
+        }
+        switch node {
+        case .message(let emailId):
+            try moveMessage(emailId, name: name, from: parent, to: newParent, newName: newName)
+        case .folder(let folderId):
+            try renameFolder(folderId, to: newParent, newName: newName)
+        default:
+            throw FSError(EPERM)
+        }
+        listings.forget(parent)
+        listings.forget(newParent)
+    }
+
+    /// mv of a message: between folders, into archive/ or out of it. Names are mailfs's:
+    /// a message keeps its name.
+    private func moveMessage(_ emailId: Int64, name: String, from parent: Inode, to newParent: Inode,
+                             newName: String) throws(FSError) {
+        guard newName == name else { throw FSError(EPERM) }
+        guard let message = try storeCall({ try store.message(id: emailId) }) else { throw FSError(ENOENT) }
+        let operation: MessageOperation
+        switch (Node(inode: parent), Node(inode: newParent)) {
+        case (.folder(let from)?, .folder(let to)?):
+            try requireSameAccount(folder: to, accountId: message.accountId)
+            operation = .move(fromFolder: from, toFolder: to)
+        case (.folder(let from)?, .archive(let accountId)?) where accountId == message.accountId:
+            operation = .archive(fromFolder: from)
+        case (.archive?, .folder(let to)?):
+            try requireSameAccount(folder: to, accountId: message.accountId)
+            operation = .unarchive(toFolder: to)
+        default:
+            throw FSError(EPERM)
+        }
+        try recordMessage(operation, emailId: emailId, accountId: message.accountId, name: name)
+    }
+
+    /// Records a message operation, reports it, and wakes the account's applier.
+    private func recordMessage(_ operation: MessageOperation, emailId: Int64, accountId: Int64,
+                               name: String) throws(FSError) {
+        let context = try writeContext(accountId)
+        let outcome = try journalCall { try store.record(operation, emailId: emailId, context: context) }
+        if outcome == .held {
+            activityLog(accountId, "\(name): deletion held by the guard (delete_guard \(context.deleteGuard)); "
+                        + "echo confirm-deletes or cancel-deletes > .control", level: "warning")
+        }
+        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+    }
+
+    public func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes {
+        let (accountId, path) = try childFolderPath(parent: parent, name: name)
+        let context = try writeContext(accountId)
+        guard let folder = try journalCall({ try store.recordCreateFolder(path: path, context: context) }),
+              let id = folder.id else { throw FSError(EEXIST) }
+        listings.forget(parent)
+        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        return directoryAttributes(.folder(id))
+    }
+
+    public func rmdir(parent: Inode, name: String) throws(FSError) {
+        guard let entry = try listing(of: parent).entry(named: name), let node = Node(inode: entry.attributes.inode) else {
+            throw FSError(ENOENT)
+        }
+        guard case .folder(let folderId) = node, let folder = try storeCall({ try store.folder(id: folderId) }),
+              folder.type == .custom, folder.localState == nil || folder.localState == "creating" else {
+            throw FSError(EPERM)
+        }
+        let context = try writeContext(folder.accountId)
+        try journalCall { try store.recordDeleteFolder(folderId: folderId, context: context) }
+        listings.forget(parent)
+        writeBackService.withLock { $0 }?.journalChanged(accountId: folder.accountId)
+    }
+
+    private func renameFolder(_ folderId: Int64, to newParent: Inode, newName: String) throws(FSError) {
+        guard let folder = try storeCall({ try store.folder(id: folderId) }), folder.type == .custom,
+              folder.isSelectable else { throw FSError(EPERM) }
+        let (accountId, path) = try childFolderPath(parent: newParent, name: newName)
+        guard accountId == folder.accountId, !path.hasPrefix(folder.path + "/") else { throw FSError(EINVAL) }
+        let context = try writeContext(accountId)
+        try journalCall { try store.recordRenameFolder(folderId: folderId, to: path, context: context) }
+        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+    }
+
+    /// The account and tree path of a new folder `name` under `parent` (an account or a
+    /// folder). Names the sync would spell differently, or that the tree reserves, are refused.
+    private func childFolderPath(parent: Inode, name: String) throws(FSError) -> (Int64, String) {
+        let path: String
+        let accountId: Int64
+        switch Node(inode: parent) {
+        case .account(let id)?:
+            accountId = id
+            path = name
+        case .folder(let id)?:
+            guard let folder = try storeCall({ try store.folder(id: id) }) else { throw FSError(ENOENT) }
+            accountId = folder.accountId
+            path = folder.path + "/" + name
+        default:
+            throw FSError(EPERM)
+        }
+        guard FolderClassifier.treePath(forName: path, type: .custom) == path else { throw FSError(EINVAL) }
+        return (accountId, path)
+    }
+
+    private func requireSameAccount(folder folderId: Int64, accountId: Int64) throws(FSError) {
+        guard let folder = try storeCall({ try store.folder(id: folderId) }) else { throw FSError(ENOENT) }
+        guard folder.accountId == accountId else { throw FSError(EXDEV) }
+    }
+
+    /// The message listed under `name` in a directory, and its account.
+    func messageNamed(_ name: String, in parent: Inode) throws(FSError) -> (Int64, Int64) {
+        guard let entry = try listing(of: parent).entry(named: name),
+              case .message(let emailId)? = Node(inode: entry.attributes.inode),
+              let message = try storeCall({ try store.message(id: emailId) }) else { throw FSError(ENOENT) }
+        return (emailId, message.accountId)
+    }
+
+    /// How the store should journal changes of this account.
+    func writeContext(_ accountId: Int64) throws(FSError) -> WriteContext {
+        guard let account = try storeCall({ try accounts.record(id: accountId) }) else { throw FSError(ENOENT) }
+        let profile = accounts.activity(for: account).profile
+        let hasServer = !account.isOffline && writeBackService.withLock { $0 } != nil
+        return WriteContext(accountId: accountId, isOffline: !hasServer, isGmail: profile.provider == "gmail",
+                            deleteGuard: profile.deleteGuard)
+    }
+
+    /// Runs a journal write; the store's refusals become errno.
+    func journalCall<T>(_ body: () throws -> T) throws(FSError) -> T {
+        do {
+            return try body()
+        } catch let error as LocalChangeError {
+            throw FSError(error == .notFound ? ENOENT : EPERM)
+        } catch let error as FolderChangeError {
+            throw FSError(error == .notEmpty ? ENOTEMPTY : EEXIST)
+        } catch {
+            logger.error("store error: \(error)")
+            throw FSError(EIO)
+        }
+    }
+
+    func activityLog(_ accountId: Int64, _ message: String, level: String = "info") {
+        guard let account = try? accounts.record(id: accountId) else { return }
+        accounts.activity(for: account).log.record(message, level: level)
+    }
+}

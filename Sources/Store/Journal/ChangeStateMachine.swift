@@ -1,0 +1,78 @@
+import Foundation
+
+/// Every state change of a journal row, decided in one place and free of I/O (like the
+/// IMAP and SMTP session state machines): the store and the applier feed it events and
+/// carry out the decision it returns.
+///
+/// pending -> applying -> done; a refusal by the server is retried after the configured
+/// delays (5 s, 15 s, 45 s by default, FR-SYNC-05) and then reverted; an unreachable
+/// server never counts as a refusal (offline changes wait); held rows wait for the user.
+public struct ChangeStateMachine: Sendable {
+    /// Waits before the 2nd, 3rd and 4th attempt after a refusal.
+    public var retryDelays: [TimeInterval]
+    /// Waits before trying again after the server could not be reached: doubling from the
+    /// first to the last value.
+    public var offlineBackoff: (first: TimeInterval, maximum: TimeInterval)
+
+    public init(retryDelays: [TimeInterval] = [5, 15, 45],
+                offlineBackoff: (first: TimeInterval, maximum: TimeInterval) = (2, 30)) {
+        self.retryDelays = retryDelays
+        self.offlineBackoff = offlineBackoff
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// The applier takes the row.
+        case claim
+        /// The server now reflects the change (or already did, found on replay).
+        case applied
+        /// The server refused it (NO/BAD, the folder is gone...).
+        case refused(String)
+        /// The server could not be reached or the connection broke; `failures` counts
+        /// consecutive ones for the backoff.
+        case unreachable(failures: Int)
+        /// Found `applying` at start-up: the previous process died while applying it.
+        case restarted
+        case confirm
+        case cancel
+    }
+
+    /// What the store must do with the row.
+    public enum Decision: Sendable, Equatable {
+        /// Update the row to this state, attempt count and time.
+        case update(state: ChangeState, attempts: Int, notBefore: Date, interrupted: Bool, error: String?)
+        /// Finish the local side (drop leaving associations, number arrivals); keep as done.
+        case finish
+        /// Set the local state back to the server's and drop the row, reporting `reason`.
+        case revert(reason: String)
+        /// The event makes no sense in this state: change nothing.
+        case ignore
+    }
+
+    public func decide(_ state: ChangeState, attempts: Int, interrupted: Bool, event: Event, now: Date) -> Decision {
+        switch (state, event) {
+        case (.pending, .claim):
+            return .update(state: .applying, attempts: attempts, notBefore: now, interrupted: interrupted, error: nil)
+        case (.applying, .applied), (.pending, .applied):
+            return .finish
+        case (.applying, .refused(let reason)):
+            guard attempts < retryDelays.count else {
+                return .revert(reason: "\(reason) (gave up after \(attempts + 1) attempts)")
+            }
+            return .update(state: .pending, attempts: attempts + 1,
+                           notBefore: now.addingTimeInterval(retryDelays[attempts]),
+                           interrupted: interrupted, error: reason)
+        case (.applying, .unreachable(let failures)):
+            let wait = min(offlineBackoff.first * pow(2, Double(max(failures - 1, 0))), offlineBackoff.maximum)
+            return .update(state: .pending, attempts: attempts, notBefore: now.addingTimeInterval(wait),
+                           interrupted: interrupted, error: nil)
+        case (.applying, .restarted):
+            return .update(state: .pending, attempts: attempts, notBefore: now, interrupted: true, error: nil)
+        case (.held, .confirm):
+            return .update(state: .pending, attempts: attempts, notBefore: now, interrupted: interrupted, error: nil)
+        case (.held, .cancel):
+            return .revert(reason: "deletion cancelled")
+        default:
+            return .ignore
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// The local side of a journal row once its fate is known: applied on the server
+/// (`finish`), applied with no server (`finishOffline`), or given up (`revert`).
+struct JournalFinisher {
+    let db: Database
+
+    /// What the server said about the change, when it says anything.
+    struct ServerResult: Sendable {
+        /// The UID the message got in the target folder (COPYUID/APPENDUID, or found).
+        var targetUID: Int64?
+        /// The server name a folder got (CREATE, RENAME), and the server's hierarchy
+        /// delimiter, so subfolders' names follow a rename.
+        var folderName: String?
+        var delimiter: String?
+        var gone = false
+    }
+
+    func finish(_ row: JournalChange, result: ServerResult) throws {
+        switch row.kind {
+        case .flag:
+            break
+        case .move, .expunge, .copyFromAll, .append:
+            try dropLeaving(row)
+            if result.gone { try dropPlaceholder(row) } else { try numberArrival(row, uid: result.targetUID) }
+            try purgeIfDeleted(row.emailId)
+        case .createFolder, .renameFolder:
+            if let folderId = row.folderId, let name = result.folderName {
+                try renameServerPaths(folderId: folderId, to: name, delimiter: result.delimiter)
+            }
+            try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ? AND localState <> 'deleting'",
+                           arguments: [row.folderId])
+        case .deleteFolder:
+            try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [row.folderId])
+        }
+        try markDone(row)
+    }
+
+    /// No server: arrivals get the folder's next local UID; folders get their path as name.
+    func finishOffline(_ row: JournalChange) throws {
+        var uid: Int64?
+        if let target = row.targetFolderId, row.placeholderUID != nil {
+            let last = try Int64.fetchOne(db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [target]) ?? 0
+            try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?", arguments: [last + 1, target])
+            uid = last + 1
+        }
+        let path = try row.folderId.flatMap { try String.fetchOne(db, sql: "SELECT path FROM folder WHERE id = ?", arguments: [$0]) }
+        try finish(row, result: ServerResult(targetUID: uid, folderName: path))
+        if row.kind == .expunge || row.kind == .move { try purgeUnfiled(row.emailId) }
+    }
+
+    /// The local state goes back to what the server has; the row is dropped.
+    func revert(_ row: JournalChange) throws {
+        switch row.kind {
+        case .flag:
+            if let emailId = row.emailId, let flagName = row.flag, let flag = UserFlag(rawValue: flagName),
+               let previous = row.previousValue {
+                try MailStore.setFlag(flag, to: previous, emailId: emailId, db: db)
+            }
+        case .move, .expunge, .copyFromAll:
+            try db.execute(sql: "UPDATE emailFolder SET pending = NULL WHERE folderId = ? AND imapUID = ? AND pending = 'leaving'",
+                           arguments: [row.folderId, row.uid])
+            try dropPlaceholder(row)
+            try db.execute(sql: "UPDATE email SET isDeleted = 0 WHERE id = ?", arguments: [row.emailId])
+        case .append:
+            try dropPlaceholder(row)
+            try purgeUnfiled(row.emailId)
+        case .createFolder:
+            try db.execute(sql: "DELETE FROM folder WHERE id = ? AND localState = 'creating'", arguments: [row.folderId])
+        case .deleteFolder:
+            try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ?", arguments: [row.folderId])
+        case .renameFolder:
+            if let accountId = Optional(row.accountId), let old = row.oldPath, let new = row.newPath {
+                try MailStore.movePaths(accountId: accountId, from: new, to: old, db: db)
+            }
+            try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ? AND localState = 'renaming'",
+                           arguments: [row.folderId])
+        }
+        _ = try JournalChange.deleteOne(db, key: row.id)
+    }
+
+    private func markDone(_ row: JournalChange) throws {
+        try db.execute(sql: "UPDATE change SET state = 'done', raw = NULL, lastError = NULL WHERE id = ?",
+                       arguments: [row.id])
+    }
+
+    private func dropLeaving(_ row: JournalChange) throws {
+        guard let folderId = row.folderId, let uid = row.uid else { return }
+        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND pending = 'leaving'",
+                       arguments: [folderId, uid])
+    }
+
+    /// The placeholder takes the server's UID; without one it stays until the next sync
+    /// links the message by Message-ID (which renumbers it).
+    private func numberArrival(_ row: JournalChange, uid: Int64?) throws {
+        guard let target = row.targetFolderId, let placeholder = row.placeholderUID, let uid else { return }
+        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND emailId IS NOT ?",
+                       arguments: [target, uid, row.emailId])
+        try db.execute(sql: """
+            UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = NULL WHERE folderId = ? AND imapUID = ?
+            """, arguments: [uid, target, placeholder])
+    }
+
+    private func dropPlaceholder(_ row: JournalChange) throws {
+        guard let target = row.targetFolderId, let placeholder = row.placeholderUID else { return }
+        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ?", arguments: [target, placeholder])
+    }
+
+    /// A message deleted for good leaves the store with its last association.
+    private func purgeIfDeleted(_ emailId: Int64?) throws {
+        guard let emailId else { return }
+        try db.execute(sql: """
+            DELETE FROM email WHERE id = ? AND isDeleted = 1
+              AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)
+            """, arguments: [emailId])
+        if db.changesCount > 0 { try db.execute(sql: "DELETE FROM emailSearch WHERE rowid = ?", arguments: [emailId]) }
+    }
+
+    private func purgeUnfiled(_ emailId: Int64?) throws {
+        guard let emailId else { return }
+        try db.execute(sql: "DELETE FROM email WHERE id = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)",
+                       arguments: [emailId])
+        if db.changesCount > 0 { try db.execute(sql: "DELETE FROM emailSearch WHERE rowid = ?", arguments: [emailId]) }
+    }
+
+    /// A created or renamed folder's server name, and its subfolders' names below it.
+    private func renameServerPaths(folderId: Int64, to name: String, delimiter: String?) throws {
+        guard let old = try String.fetchOne(db, sql: "SELECT imapPath FROM folder WHERE id = ?", arguments: [folderId]),
+              old != name else { return }
+        try db.execute(sql: "UPDATE folder SET imapPath = ? WHERE id = ?", arguments: [name, folderId])
+        guard let delimiter else { return }
+        let accountId = try Int64.fetchOne(db, sql: "SELECT accountId FROM folder WHERE id = ?", arguments: [folderId])
+        try db.execute(sql: """
+            UPDATE folder SET imapPath = ? || substr(imapPath, ?) WHERE accountId = ? AND substr(imapPath, 1, ?) = ?
+            """, arguments: [name + delimiter, old.unicodeScalars.count + 2, accountId,
+                             old.unicodeScalars.count + 1, old + delimiter])
+    }
+}

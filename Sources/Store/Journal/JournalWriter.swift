@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+/// Writes the rows of one user operation inside its transaction, with their local
+/// effects: associations that leave (hidden at once) and arrive (placeholder UIDs).
+struct JournalWriter {
+    let db: Database
+    let context: WriteContext
+    let now: Date
+    let state: ChangeState
+    private(set) var rows: [JournalChange] = []
+
+    init(db: Database, context: WriteContext, now: Date, deletion: Bool) throws {
+        self.db = db
+        self.context = context
+        self.now = now
+        state = deletion ? try Self.guardState(db, context: context, now: now) : .pending
+    }
+
+    /// The mass-deletion guard: once anything is held everything further is; otherwise
+    /// deletions beyond `deleteGuard` within 60 s are held.
+    static func guardState(_ db: Database, context: WriteContext, now: Date) throws -> ChangeState {
+        guard context.deleteGuard > 0 else { return .pending }
+        let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held'",
+                                    arguments: [context.accountId]) ?? 0
+        if held > 0 { return .held }
+        let recent = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM change WHERE accountId = ? AND isDeletion = 1 AND createdAt >= ?
+            """, arguments: [context.accountId, now.addingTimeInterval(-60)]) ?? 0
+        return recent >= context.deleteGuard ? .held : .pending
+    }
+
+    /// Inserts a row; the first row of the operation names the operation.
+    @discardableResult
+    mutating func insert(_ kind: ChangeKind, configure: (inout JournalChange) -> Void) throws -> JournalChange {
+        var row = JournalChange(accountId: context.accountId, kind: kind, state: state, now: now)
+        configure(&row)
+        try row.insert(db)
+        row.operation = rows.first?.operation ?? row.id ?? 0
+        try row.update(db)
+        rows.append(row)
+        return row
+    }
+
+    /// Hides the message's association with a folder until the server confirms; returns its UID.
+    func leave(emailId: Int64, folderId: Int64) throws -> Int64? {
+        guard let uid = try Int64.fetchOne(db, sql: """
+            SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ? AND pending IS NOT 'leaving'
+            """, arguments: [emailId, folderId]) else { return nil }
+        try db.execute(sql: "UPDATE emailFolder SET pending = 'leaving' WHERE emailId = ? AND folderId = ?",
+                       arguments: [emailId, folderId])
+        return uid
+    }
+
+    /// Shows the message in a folder at once, under a placeholder UID tied to `row`.
+    mutating func arrive(emailId: Int64, folderId: Int64, row: inout JournalChange) throws {
+        guard let id = row.id else { return }
+        let placeholder = PlaceholderUID.forChange(id)
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')
+            """, arguments: [emailId, folderId, placeholder])
+        row.placeholderUID = placeholder
+        try row.update(db)
+        if let index = rows.firstIndex(where: { $0.id == row.id }) { rows[index] = row }
+    }
+
+    /// The folders (id, type) that hold the message visibly.
+    func visibleFolders(emailId: Int64) throws -> [(id: Int64, type: String)] {
+        try Row.fetchAll(db, sql: """
+            SELECT d.id, d.type FROM emailFolder f JOIN folder d ON d.id = f.folderId
+            WHERE f.emailId = ? AND f.pending IS NOT 'leaving' ORDER BY d.id
+            """, arguments: [emailId]).map { (id: $0[0], type: $0[1]) }
+    }
+
+    func folder(ofType type: FolderType) throws -> FolderRecord? {
+        try FolderRecord.filter(Column("accountId") == context.accountId && Column("type") == type.rawValue
+                                && Column("isSelectable") == true)
+            .order(Column("id")).fetchOne(db)
+    }
+
+    func messageId(emailId: Int64) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT messageId FROM email WHERE id = ?", arguments: [emailId])
+    }
+}

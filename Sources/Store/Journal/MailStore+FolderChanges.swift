@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import MailCore
+
+/// mkdir, rmdir and mv of folders: applied to the tree at once, journaled for the server.
+/// The server name is decided when the change is applied (it needs the server's
+/// hierarchy delimiter); until then the folder carries a `localState`.
+extension MailStore {
+    /// `mkdir`: a new folder at `path` ("Receipts", "Projects/2026"). nil if it exists.
+    public func recordCreateFolder(path: String, context: WriteContext) throws -> FolderRecord? {
+        try pool.write { db in
+            guard try FolderRecord.filter(Column("accountId") == context.accountId && Column("path") == path)
+                .fetchCount(db) == 0 else { return nil }
+            let folder = try Self.insertLocalFolder(path: path, type: .custom, context: context, db: db)
+            var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)
+            try writer.insert(.createFolder) { row in
+                row.folderId = folder.id
+                row.newPath = path
+            }
+            if context.isOffline { for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) } }
+            return try FolderRecord.fetchOne(db, key: folder.id)
+        }
+    }
+
+    /// A folder row that exists only locally yet: a provisional server name no server
+    /// lists, so the sync never matches it.
+    static func insertLocalFolder(path: String, type: FolderType, context: WriteContext, db: Database) throws -> FolderRecord {
+        var folder = FolderRecord(accountId: context.accountId, path: path,
+                                  imapPath: "mailfs-creating:\(UUID().uuidString)", type: type, isSelectable: true)
+        folder.localState = "creating"
+        try folder.insert(db)
+        return folder
+    }
+
+    /// `rmdir`: refused while the folder holds anything, held deletions included.
+    public func recordDeleteFolder(folderId: Int64, context: WriteContext) throws {
+        try pool.write { db in
+            guard var folder = try FolderRecord.fetchOne(db, key: folderId) else { throw LocalChangeError.notFound }
+            let children = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM folder WHERE accountId = ? AND path LIKE ? ESCAPE '\\'
+                  AND localState IS NOT 'deleting'
+                """, arguments: [context.accountId, Self.likePrefix(folder.path)]) ?? 0
+            let messages = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailFolder WHERE folderId = ?",
+                                            arguments: [folderId]) ?? 0
+            guard children == 0, messages == 0 else { throw FolderChangeError.notEmpty }
+            folder.localState = "deleting"
+            try folder.update(db)
+            var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)
+            try writer.insert(.deleteFolder) { row in
+                row.folderId = folderId
+                row.oldPath = folder.path
+            }
+            if context.isOffline { for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) } }
+        }
+    }
+
+    /// `mv` of a folder: the folder and everything below it get the new path at once.
+    public func recordRenameFolder(folderId: Int64, to newPath: String, context: WriteContext) throws {
+        try pool.write { db in
+            guard var folder = try FolderRecord.fetchOne(db, key: folderId) else { throw LocalChangeError.notFound }
+            guard try FolderRecord.filter(Column("accountId") == context.accountId && Column("path") == newPath)
+                .fetchCount(db) == 0 else { throw FolderChangeError.exists }
+            let oldPath = folder.path
+            try Self.movePaths(accountId: context.accountId, from: oldPath, to: newPath, db: db)
+            folder = try FolderRecord.fetchOne(db, key: folderId) ?? folder
+            if folder.localState == nil { folder.localState = "renaming" }
+            try folder.update(db)
+            var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)
+            try writer.insert(.renameFolder) { row in
+                row.folderId = folderId
+                row.oldPath = oldPath
+                row.newPath = newPath
+            }
+            if context.isOffline { for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) } }
+        }
+    }
+
+    /// Rewrites `from` and every path below it to start with `to`.
+    static func movePaths(accountId: Int64, from: String, to: String, db: Database) throws {
+        try db.execute(sql: """
+            UPDATE folder SET path = ? || substr(path, ?) WHERE accountId = ? AND (path = ? OR path LIKE ? ESCAPE '\\')
+            """, arguments: [to, from.unicodeScalars.count + 1, accountId, from, likePrefix(from)])
+    }
+
+    /// `path/%` for LIKE, with LIKE's wildcards escaped.
+    static func likePrefix(_ path: String) -> String {
+        path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "/%"
+    }
+}
+
+public enum FolderChangeError: Error, Equatable, Sendable {
+    case notEmpty
+    case exists
+}
+
+enum FileNamerPaths {
+    /// `Archive`, else `Archive (2)`… : a folder path not taken in the account.
+    static func firstFreeFolderPath(_ name: String, accountId: Int64, db: Database) throws -> String {
+        try FileNamer.firstFree(name, keepingExtension: false) { candidate in
+            try FolderRecord.filter(Column("accountId") == accountId && Column("path") == candidate).fetchCount(db) > 0
+        }
+    }
+}

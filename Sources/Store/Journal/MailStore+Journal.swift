@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+
+/// The journal as the applier (Sync) and `.status` see it: what is due, state changes
+/// through `ChangeStateMachine`, the guard's confirm/cancel, and counts.
+extension MailStore {
+    /// The next batch to apply, or when the oldest change is due (strict order per account).
+    public func dueChanges(accountId: Int64, now: Date = Date()) throws -> (batch: [JournalChange], nextDue: Date?) {
+        try pool.read { db in
+            let rows = try JournalChange
+                .filter(Column("accountId") == accountId && Column("state") == ChangeState.pending.rawValue)
+                .order(Column("id")).limit(ChangeBatch.maximum).fetchAll(db)
+            guard let head = rows.first else { return ([], nil) }
+            guard head.notBefore <= now else { return ([], head.notBefore) }
+            let due = rows.prefix { $0.notBefore <= now }
+            return (ChangeBatch.next(Array(due)), nil)
+        }
+    }
+
+    /// What happened to one row, and what the server said.
+    public struct ChangeOutcome: Sendable {
+        public var id: Int64
+        public var event: ChangeStateMachine.Event
+        public var targetUID: Int64?
+        public var folderName: String?
+        public var delimiter: String?
+        /// The message was no longer on the server: its local arrival is dropped too.
+        public var gone: Bool
+
+        public init(id: Int64, event: ChangeStateMachine.Event, targetUID: Int64? = nil,
+                    folderName: String? = nil, delimiter: String? = nil, gone: Bool = false) {
+            self.id = id
+            self.gone = gone
+            self.event = event
+            self.targetUID = targetUID
+            self.folderName = folderName
+            self.delimiter = delimiter
+        }
+    }
+
+    /// Feeds events to the state machine and carries out its decisions, all in one
+    /// transaction. Returns the decisions (for `.log`), keyed by row.
+    @discardableResult
+    public func transition(_ outcomes: [ChangeOutcome], machine: ChangeStateMachine,
+                           now: Date = Date()) throws -> [(JournalChange, ChangeStateMachine.Decision)] {
+        try pool.write { db in
+            var decisions: [(JournalChange, ChangeStateMachine.Decision)] = []
+            for outcome in outcomes {
+                guard var row = try JournalChange.fetchOne(db, key: outcome.id) else { continue }
+                let decision = machine.decide(row.state, attempts: row.attempts, interrupted: row.interrupted,
+                                              event: outcome.event, now: now)
+                let finisher = JournalFinisher(db: db)
+                switch decision {
+                case .update(let state, let attempts, let notBefore, let interrupted, let error):
+                    row.state = state
+                    row.attempts = attempts
+                    row.notBefore = notBefore
+                    row.interrupted = interrupted
+                    if error != nil || state == .applying { row.lastError = error ?? row.lastError }
+                    try row.update(db)
+                case .finish:
+                    try finisher.finish(row, result: .init(targetUID: outcome.targetUID, folderName: outcome.folderName,
+                                                           delimiter: outcome.delimiter, gone: outcome.gone))
+                case .revert:
+                    try finisher.revert(row)
+                case .ignore:
+                    break
+                }
+                decisions.append((row, decision))
+            }
+            return decisions
+        }
+    }
+
+    /// At start-up: rows a killed process was applying are pending again, marked
+    /// interrupted so the applier checks where the message is before acting.
+    public func recoverInterrupted(accountId: Int64, machine: ChangeStateMachine) throws -> Int {
+        let ids = try pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM change WHERE accountId = ? AND state = 'applying'",
+                               arguments: [accountId])
+        }
+        try transition(ids.map { ChangeOutcome(id: $0, event: .restarted) }, machine: machine)
+        return ids.count
+    }
+
+    /// `echo confirm-deletes|cancel-deletes > .control`. Returns how many messages.
+    public func resolveHeld(accountId: Int64, confirm: Bool, machine: ChangeStateMachine) throws -> Int {
+        let (ids, messages) = try pool.read { db in
+            (try Int64.fetchAll(db, sql: "SELECT id FROM change WHERE accountId = ? AND state = 'held' ORDER BY id",
+                                arguments: [accountId]),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held' AND isDeletion = 1",
+                              arguments: [accountId]) ?? 0)
+        }
+        try transition(ids.map { ChangeOutcome(id: $0, event: confirm ? .confirm : .cancel) }, machine: machine)
+        return messages
+    }
+
+    /// `pending_changes` and `held_deletes` of `.status`.
+    public func journalCounts(accountId: Int64) throws -> (pending: Int, heldDeletes: Int) {
+        try pool.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(state IN ('pending', 'applying')), 0),
+                       COALESCE(SUM(state = 'held' AND isDeletion = 1), 0)
+                FROM change WHERE accountId = ?
+                """, arguments: [accountId])
+            return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+
+    /// Whether a message has a change not yet applied (`user.mailfs.pending`).
+    public func hasPendingChange(emailId: Int64) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM change WHERE emailId = ? AND state IN ('pending', 'applying', 'held'))
+                """, arguments: [emailId]) ?? false
+        }
+    }
+
+    /// Where a flag change goes: every visible association with a server UID.
+    public func flagTargets(emailId: Int64) throws -> [(folder: FolderRecord, uid: Int64)] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT f.folderId, f.imapUID FROM emailFolder f
+                WHERE f.emailId = ? AND f.imapUID > 0 AND f.pending IS NOT 'leaving' ORDER BY f.folderId
+                """, arguments: [emailId])
+            return try rows.compactMap { row in
+                try FolderRecord.fetchOne(db, key: row[0] as Int64).map { (folder: $0, uid: row[1] as Int64) }
+            }
+        }
+    }
+
+    /// Applies server flags after a conditional STORE lost to another client's change.
+    public func setServerFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
+        try pool.write { db in try Self.setFlag(flag, to: value, emailId: emailId, db: db) }
+    }
+}
+
+extension MailStore {
+    /// Imported accounts: pending rows (confirmed deletions) finish with no server.
+    public func finishPendingLocally(accountId: Int64) throws {
+        try pool.write { db in
+            let rows = try JournalChange
+                .filter(Column("accountId") == accountId && Column("state") == ChangeState.pending.rawValue)
+                .order(Column("id")).fetchAll(db)
+            for row in rows { try JournalFinisher(db: db).finishOffline(row) }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+/// Why the store refused a file operation (the tree maps these to errno).
+public enum LocalChangeError: Error, Equatable, Sendable {
+    /// The message is not (or no longer) where the operation says.
+    case notFound
+    /// The operation makes no sense here (e.g. an archived message that is in a folder).
+    case notPermitted
+}
+
+/// The tree's write side (DESIGN.md §4): every user change is applied to the store at
+/// once and written to the journal in the same transaction, before the file operation
+/// returns. Imported (offline) accounts have no server: their rows finish at once.
+extension MailStore {
+    /// `setfattr user.mailfs.seen|flagged`. A change that undoes a still-pending one of
+    /// the same flag cancels it instead of adding a row.
+    public func changeFlag(_ flag: UserFlag, to value: Bool, emailId: Int64, context: WriteContext) throws {
+        try pool.write { db in
+            guard let current = try Bool.fetchOne(db, sql: "SELECT \(flag.column) FROM email WHERE id = ?",
+                                                  arguments: [emailId]) else { throw LocalChangeError.notFound }
+            guard current != value else { return }
+            try Self.setFlag(flag, to: value, emailId: emailId, db: db)
+            guard !context.isOffline else { return }
+            if var waiting = try JournalChange
+                .filter(Column("emailId") == emailId && Column("kind") == ChangeKind.flag.rawValue
+                        && Column("flag") == flag.rawValue && Column("state") == ChangeState.pending.rawValue)
+                .fetchOne(db) {
+                if waiting.previousValue == value { _ = try waiting.delete(db); return }
+                waiting.value = value
+                try waiting.update(db)
+                return
+            }
+            var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)
+            try writer.insert(.flag) { row in
+                row.emailId = emailId
+                row.flag = flag.rawValue
+                row.value = value
+                row.previousValue = current
+            }
+        }
+    }
+
+    static func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64, db: Database) throws {
+        try db.execute(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?", arguments: [value, emailId])
+        guard flag == .seen else { return }
+        try db.execute(sql: """
+            UPDATE thread SET unreadCount =
+                (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
+            WHERE id = (SELECT threadId FROM email WHERE id = ?)
+            """, arguments: [emailId])
+    }
+
+    /// rm and mv of a message. Returns whether the guard held it.
+    @discardableResult
+    public func record(_ operation: MessageOperation, emailId: Int64, context: WriteContext) throws -> RecordOutcome {
+        try pool.write { db in
+            let now = Date()
+            try Self.pruneDone(db, accountId: context.accountId, now: now)
+            var writer = try JournalWriter(db: db, context: context, now: now, deletion: operation.isDeletion)
+            var planner = OperationPlanner(writer: writer, emailId: emailId)
+            try planner.plan(operation)
+            writer = planner.writer
+            if writer.state == .held { return .held }
+            if context.isOffline {
+                for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) }
+            }
+            return .recorded
+        }
+    }
+
+    /// Done rows are kept one minute for the guard's window, then dropped.
+    static func pruneDone(_ db: Database, accountId: Int64, now: Date) throws {
+        try db.execute(sql: "DELETE FROM change WHERE accountId = ? AND state = 'done' AND createdAt < ?",
+                       arguments: [accountId, now.addingTimeInterval(-120)])
+    }
+}
+
+extension MessageOperation {
+    var isDeletion: Bool {
+        switch self {
+        case .remove, .removeArchived: return true
+        case .move, .archive, .unarchive: return false
+        }
+    }
+}

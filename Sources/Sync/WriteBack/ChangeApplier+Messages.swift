@@ -1,0 +1,220 @@
+import Foundation
+import IMAP
+import MailCore
+import Store
+
+/// The IMAP side of message changes. Each step first checks where the messages are now
+/// (UID SEARCH in the source, Message-ID in the target), so replaying a change after a
+/// crash never applies it twice.
+extension ChangeApplier {
+    func apply(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        guard let head = batch.first else { return [] }
+        switch head.kind {
+        case .flag: return try await applyFlags(batch, over: connection)
+        case .move: return try await applyMoves(batch, over: connection)
+        case .expunge: return try await applyExpunges(batch, over: connection)
+        case .copyFromAll: return try await applyCopiesFromAll(batch, over: connection)
+        case .append: return [try await applyAppend(head, over: connection)]
+        case .createFolder, .renameFolder: return [try await applyFolderName(head, over: connection)]
+        case .deleteFolder: return [try await applyFolderDeletion(head, over: connection)]
+        }
+    }
+
+    /// STORE in every folder holding each message (Gmail: one, labels share flags).
+    private func applyFlags(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        guard let head = batch.first, let flagName = head.flag, let flag = UserFlag(rawValue: flagName) else { return [] }
+        var byFolder: [Int64: (folder: FolderRecord, uids: [UInt32])] = [:]
+        for row in batch {
+            guard let emailId = row.emailId else { continue }
+            let targets = try store.flagTargets(emailId: emailId)
+            for target in isGmail ? Array(targets.prefix(1)) : targets {
+                guard let folderId = target.folder.id else { continue }
+                byFolder[folderId, default: (target.folder, [])].uids.append(UInt32(clamping: target.uid))
+            }
+        }
+        let imapFlag = flag == .seen ? "\\Seen" : "\\Flagged"
+        for (_, entry) in byFolder.sorted(by: { $0.key < $1.key }) {
+            _ = try await connection.select(entry.folder.imapPath)
+            for chunk in await connection.commandSizedChunks(of: UIDSet(uids: entry.uids)) {
+                try await connection.uidStore(chunk, flags: [imapFlag], head.value == true ? .add : .remove)
+            }
+        }
+        return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
+    }
+
+    private func applyMoves(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        let (source, target) = try folders(of: batch)
+        let present = try await presentUIDs(batch, in: source, over: connection)
+        var outcomes: [Int64: MailStore.ChangeOutcome] = [:]
+        var toMove = batch.filter { present.contains(UInt32(clamping: $0.uid ?? 0)) }
+        // An interrupted COPY path may have copied already: only the source copy goes then.
+        if !connection.supports("MOVE") {
+            var copied: [JournalChange] = []
+            for row in toMove where row.interrupted {
+                if let uid = try await find(row.messageId, in: target, over: connection) {
+                    copied.append(row)
+                    if let id = row.id { outcomes[id] = .init(id: id, event: .applied, targetUID: Int64(uid)) }
+                }
+            }
+            if !copied.isEmpty {
+                _ = try await connection.select(source.imapPath)
+                try await removeFromSelected(copied.compactMap { $0.uid.map { UInt32(clamping: $0) } }, over: connection)
+                toMove.removeAll { row in copied.contains { $0.id == row.id } }
+            }
+        }
+        if !toMove.isEmpty {
+            _ = try await connection.select(source.imapPath)
+            let mapping = try await move(toMove.compactMap { $0.uid.map { UInt32(clamping: $0) } }, to: target, over: connection)
+            for row in toMove {
+                guard let id = row.id else { continue }
+                outcomes[id] = .init(id: id, event: .applied, targetUID: mapping[UInt32(clamping: row.uid ?? 0)].map(Int64.init))
+            }
+        }
+        for row in batch where !present.contains(UInt32(clamping: row.uid ?? 0)) {
+            guard let id = row.id, outcomes[id] == nil else { continue }
+            // Already moved (by us before a crash, or by another client), or gone.
+            let found = try await find(row.messageId, in: target, over: connection)
+            outcomes[id] = .init(id: id, event: .applied, targetUID: found.map(Int64.init), gone: found == nil)
+        }
+        return batch.compactMap { $0.id.flatMap { outcomes[$0] } }
+    }
+
+    /// UID MOVE where offered; else COPY, then `\Deleted` and UID EXPUNGE of exactly those
+    /// UIDs. Returns source UID -> target UID when the server says (COPYUID).
+    private func move(_ uids: [UInt32], to target: FolderRecord, over connection: IMAPConnection) async throws -> [UInt32: UInt32] {
+        var mapping: [UInt32: UInt32] = [:]
+        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
+            let copied: CopiedUIDs?
+            if connection.supports("MOVE") {
+                copied = try await connection.uidMove(chunk, to: target.imapPath)
+            } else {
+                copied = try await connection.uidCopy(chunk, to: target.imapPath)
+                Failpoint.hit("writeback-after-copy")
+                try await removeFromSelected(chunk.expanded() ?? [], over: connection)
+            }
+            if let copied, let from = copied.source.expanded(), let to = copied.destination.expanded(), from.count == to.count {
+                for (old, new) in zip(from, to) { mapping[old] = new }
+            }
+        }
+        return mapping
+    }
+
+    private func applyExpunges(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
+            return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
+        }
+        let present = try await presentUIDs(batch, in: source, over: connection)
+        if !present.isEmpty { try await removeFromSelected(Array(present), over: connection) }
+        return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
+    }
+
+    /// `\Deleted` then UID EXPUNGE of these UIDs of the selected mailbox. Without UIDPLUS a
+    /// plain EXPUNGE would also remove other clients' `\Deleted` messages: it is issued only
+    /// when no other message is marked, else the marks stay for the other client to expunge.
+    func removeFromSelected(_ uids: [UInt32], over connection: IMAPConnection) async throws {
+        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
+            try await connection.uidStore(chunk, flags: ["\\Deleted"], .add)
+            if connection.supports("UIDPLUS") {
+                try await connection.uidExpunge(chunk)
+            } else {
+                let marked = try await connection.uidSearch("DELETED")
+                if marked.allSatisfy({ chunk.contains($0) }) {
+                    try await connection.expunge()
+                } else {
+                    activity.log.record("write-back: no UIDPLUS and other messages are marked \\Deleted: "
+                                        + "left marked for the other client's EXPUNGE", level: "warning")
+                }
+            }
+        }
+    }
+
+    /// Gmail: the message is found in All Mail by Message-ID and copied to the target.
+    private func applyCopiesFromAll(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        guard let targetId = batch.first?.targetFolderId, let target = try store.folder(id: targetId) else {
+            throw Refusal(reason: "the target folder no longer exists")
+        }
+        guard let all = try await connection.list().first(where: { $0.attributes.contains("\\all") }) else {
+            throw Refusal(reason: "the server has no All Mail (\\All) folder")
+        }
+        _ = try await connection.select(all.name)
+        var outcomes: [MailStore.ChangeOutcome] = []
+        for row in batch {
+            guard let id = row.id else { continue }
+            guard let uid = try await searchMessageID(row.messageId, over: connection) else {
+                outcomes.append(.init(id: id, event: .applied, gone: true))
+                continue
+            }
+            let copied = try await connection.uidCopy(UIDSet(uids: [uid]), to: target.imapPath)
+            let newUID = copied?.destination.expanded()?.first
+            outcomes.append(.init(id: id, event: .applied, targetUID: newUID.map(Int64.init)))
+        }
+        return outcomes
+    }
+
+    /// APPEND, unless a previous run already appended it (same Message-ID in the target).
+    private func applyAppend(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
+        guard let id = row.id else { throw Refusal(reason: "no row") }
+        guard let targetId = row.targetFolderId, let target = try store.folder(id: targetId) else {
+            throw Refusal(reason: "the target folder no longer exists")
+        }
+        if let uid = try await find(row.messageId, in: target, over: connection) {
+            return .init(id: id, event: .applied, targetUID: Int64(uid))
+        }
+        let appended = try await connection.append(mailbox: target.imapPath, flags: AppendFlags.list(row.flag),
+                                                   message: [UInt8](row.raw ?? Data()))
+        return .init(id: id, event: .applied, targetUID: appended.map { Int64($0.uid) })
+    }
+
+    /// The source and target folders of a move batch; a missing one refuses the batch.
+    private func folders(of batch: [JournalChange]) throws -> (FolderRecord, FolderRecord) {
+        guard let sourceId = batch.first?.folderId, let source = try store.folder(id: sourceId) else {
+            throw Refusal(reason: "the source folder no longer exists")
+        }
+        guard let targetId = batch.first?.targetFolderId, let target = try store.folder(id: targetId) else {
+            throw Refusal(reason: "the target folder no longer exists")
+        }
+        return (source, target)
+    }
+
+    /// Which of the batch's UIDs the source still holds (selects the source).
+    private func presentUIDs(_ batch: [JournalChange], in source: FolderRecord,
+                             over connection: IMAPConnection) async throws -> Set<UInt32> {
+        _ = try await connection.select(source.imapPath)
+        let uids = batch.compactMap { $0.uid.map { UInt32(clamping: $0) } }
+        var present = Set<UInt32>()
+        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
+            present.formUnion(try await connection.uidSearch("UID \(chunk)"))
+        }
+        return present.intersection(uids)
+    }
+
+    /// The UID of the message with this Message-ID in `folder` (examines it).
+    private func find(_ messageId: String?, in folder: FolderRecord, over connection: IMAPConnection) async throws -> UInt32? {
+        guard messageId?.isEmpty == false else { return nil }
+        _ = try await connection.examine(folder.imapPath)
+        return try await searchMessageID(messageId, over: connection)
+    }
+
+    private func searchMessageID(_ messageId: String?, over connection: IMAPConnection) async throws -> UInt32? {
+        guard let messageId, !messageId.isEmpty,
+              let quoted = MessageIDQuery.quoted("<\(messageId)>") else { return nil }
+        return try await connection.uidSearch("HEADER Message-ID \(quoted)").max()
+    }
+}
+
+/// A Message-ID as an IMAP quoted string for SEARCH HEADER; nil if it cannot be one.
+enum MessageIDQuery {
+    static func quoted(_ text: String) -> String? {
+        guard text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// Test hooks: `MAILFS_FAILPOINT=NAME` makes the process die abruptly (SIGKILL) when it
+/// reaches the point of that name, to test crash recovery at exact moments.
+enum Failpoint {
+    static func hit(_ name: String) {
+        guard ProcessInfo.processInfo.environment["MAILFS_FAILPOINT"] == name else { return }
+        kill(getpid(), SIGKILL)
+    }
+}

@@ -1,0 +1,107 @@
+import Config
+import Foundation
+import IMAP
+import Logging
+import Store
+
+/// Applies one account's journal to its server, strictly in order (docs/ARCHITECTURE.md,
+/// "tree -> journal -> server"): takes the oldest due batch, claims it, carries it out
+/// over a pooled connection, and feeds the outcome to `ChangeStateMachine` through the
+/// store. Folder syncs of the same account wait for the batch (`gate`) and the batch
+/// waits for them, so the sync never sees a move half done.
+final class ChangeApplier: Sendable {
+    let account: AccountConfig
+    let store: MailStore
+    let pool: ConnectionPool
+    let activity: AccountActivity
+    let gate: AsyncSemaphore
+    let machine: ChangeStateMachine
+    let trigger = SyncTrigger()
+    let openConnection: @Sendable () async throws -> IMAPConnection
+    let logger: Logger
+
+    var isGmail: Bool { account.provider == .gmail }
+
+    init(account: AccountConfig, store: MailStore, pool: ConnectionPool, activity: AccountActivity,
+         gate: AsyncSemaphore, timing: SyncTiming, logger: Logger,
+         openConnection: @escaping @Sendable () async throws -> IMAPConnection) {
+        self.account = account
+        self.store = store
+        self.pool = pool
+        self.activity = activity
+        self.gate = gate
+        self.logger = logger
+        self.openConnection = openConnection
+        machine = ChangeStateMachine(retryDelays: timing.retryDelays.map(\.seconds))
+    }
+
+    /// Runs until cancelled; wakes on `trigger` (a new change, a sync that reached the
+    /// server) or when the oldest change is due.
+    func run() async {
+        do {
+            let accountId = try store.ensureAccount(name: account.name, address: account.address, isOffline: false).id ?? -1
+            let interrupted = try store.recoverInterrupted(accountId: accountId, machine: machine)
+            if interrupted > 0 { activity.log.record("write-back: \(interrupted) change(s) interrupted by a restart; checking them") }
+            var failures = 0
+            while !Task.isCancelled {
+                let (batch, nextDue) = try store.dueChanges(accountId: accountId)
+                guard !batch.isEmpty else {
+                    let wait = nextDue.map { max($0.timeIntervalSinceNow, 0.01) } ?? 3600
+                    await trigger.wait(upTo: .milliseconds(Int(wait * 1000)))
+                    continue
+                }
+                let outcomes = await applyClaimed(batch, failures: &failures)
+                report(try store.transition(outcomes, machine: machine))
+            }
+        } catch {
+            activity.log.record("write-back: the journal stopped: \(error)", level: "error")
+        }
+    }
+
+    /// Claims the batch, applies it, and says what happened to each row.
+    private func applyClaimed(_ batch: [JournalChange], failures: inout Int) async -> [MailStore.ChangeOutcome] {
+        do {
+            try store.transition(batch.compactMap { $0.id.map { .init(id: $0, event: .claim) } }, machine: machine)
+            // Connection first, then the gate: the order a folder sync takes them in.
+            let gate = self.gate
+            let outcomes = try await pool.withConnection(open: openConnection) { connection in
+                try await gate.withPermit { try await self.apply(batch, over: connection) }
+            }
+            failures = 0
+            return outcomes
+        } catch let error as IMAPError where !error.endsConnection {
+            return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(error.description)) } }
+        } catch let refusal as Refusal {
+            return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(refusal.reason)) } }
+        } catch {
+            failures += 1
+            activity.log.record("write-back: server unreachable (\(AccountSynchronizer.describe(error))); "
+                                + "\(batch.count) change(s) wait", level: failures == 1 ? "warning" : "info")
+            return batch.compactMap { $0.id.map { .init(id: $0, event: .unreachable(failures: failures)) } }
+        }
+    }
+
+    /// A change the server cannot take as it stands (its folder is gone...).
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    private func report(_ decisions: [(JournalChange, ChangeStateMachine.Decision)]) {
+        var finished = 0
+        for (row, decision) in decisions {
+            switch decision {
+            case .finish:
+                finished += 1
+            case .revert(let reason):
+                let message = "\(row.kind.rawValue) reverted: \(reason)"
+                activity.log.record("write-back: " + message, level: "error")
+                activity.update { $0.changeError = message }
+            case .update(.pending, let attempts, _, _, let error?) where attempts > 0:
+                activity.log.record("write-back: \(row.kind.rawValue) refused (\(error)); retry \(attempts)", level: "warning")
+            default:
+                break
+            }
+        }
+        if finished > 0 { activity.log.record("write-back: \(finished) change(s) applied") }
+    }
+}
