@@ -162,22 +162,20 @@ enum WriteBack {
                                        action, "dovecot"], captureOutput: false).wait()
     }
 
-    /// The commands clients sent to the no-MOVE Dovecot as `user` (rawlog-nomove/*.in), each
-    /// as its words after the tag, upper-cased: ["UID", "COPY", "7", "\"B\""].
-    static func noMoveCommands(_ user: String) throws -> [[String]] {
+    /// The commands clients sent to the no-MOVE Dovecot as `user` (rawlog-nomove/*.in), one
+    /// list per session, each command as its words after the tag, upper-cased:
+    /// ["UID", "COPY", "7", "\"B\""]. Dovecot writes a session's log out when it ends.
+    static func noMoveSessions(_ user: String) throws -> [[[String]]] {
         let dir = URL(fileURLWithPath: try SyncedMountTests.env("MAIL_DIR"))
             .appendingPathComponent(user).appendingPathComponent("rawlog-nomove")
-        var commands: [[String]] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".in") {
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".in") }.sorted().map { name in
             let data = (try? Data(contentsOf: dir.appendingPathComponent(name))) ?? Data()
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
                 // "1795493347.441829 TAG COMMAND ARGS…"
                 let words = line.split(separator: " ").map { $0.uppercased() }
-                guard words.count >= 3, Double(words[0]) != nil else { continue }
-                commands.append(Array(words.dropFirst(2)))
+                return words.count >= 3 && Double(words[0]) != nil ? Array(words.dropFirst(2)) : nil
             }
         }
-        return commands
     }
 }
 
