@@ -316,16 +316,17 @@ struct WriteBackMountTests {
     func mvIntoVirtualRefused() async throws {
         try await SharedServers.shared {
             let folder = Server.unique("Virtual")
-            let (letter, inboxLetter) = (Letter("Not movable"), Letter("Unified inbox"))
+            let (letter, neighbour, inboxLetter) = (Letter("Not movable"), Letter("Other thread"), Letter("Unified inbox"))
             try Server.createMailbox("alice", folder)
-            try Server.append([letter], user: "alice", mailbox: folder)
+            try Server.append([letter, neighbour], user: "alice", mailbox: folder)
             try Server.append([inboxLetter], user: "alice", mailbox: "INBOX")
             let mount = try MountedMailfs.writeBack([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": [letter], "alice/inbox": [inboxLetter]])
-            var thread = ""
+            try mount.startAndWait(for: ["alice/\(folder)": [letter, neighbour], "alice/inbox": [inboxLetter]])
+            var (thread, otherThread) = ("", "")
             #expect(try Poll.until(seconds: 10) {
                 thread = try mount.sh("ls alice/threads | grep -F '\(letter.subject)'").lines.first ?? ""
-                return !thread.isEmpty
+                otherThread = try mount.sh("ls alice/threads | grep -F '\(neighbour.subject)'").lines.first ?? ""
+                return !thread.isEmpty && !otherThread.isEmpty
             })
             var unified = ""
             #expect(try Poll.until(seconds: 10) {
@@ -334,7 +335,7 @@ struct WriteBackMountTests {
             })
             let file = "alice/\(folder)/\(letter.fileName)"
             let attempts = [
-                "mv '\(file)' 'alice/threads/\(thread)/'",
+                "mv '\(file)' 'alice/threads/\(otherThread)/'",
                 "mv 'alice/threads/\(thread)/\(letter.fileName)' 'alice/threads/\(thread)/renamed.eml'",
                 "mv '\(file)' inbox/",
                 "mv 'inbox/\(unified)' 'inbox/renamed.eml'",
@@ -344,7 +345,8 @@ struct WriteBackMountTests {
                 let result = try mount.sh(command)
                 #expect(result.status != 0 && result.output.contains("Operation not permitted"), "\(command): \(result.output)")
             }
-            #expect(try mount.listing("alice/\(folder)") == [letter.fileName])
+            #expect(Set(try mount.listing("alice/\(folder)")) == [letter.fileName, neighbour.fileName])
+            #expect(try mount.listing("alice/threads/\(otherThread)") == [neighbour.fileName])
             #expect(try mount.listing("inbox").contains(unified))
             #expect(mount.pendingChanges("alice") == 0)
             #expect(try Server.locate(letter, user: "alice") == [folder])

@@ -170,8 +170,8 @@ enum WriteBack {
             .appendingPathComponent(user).appendingPathComponent("rawlog-nomove")
         return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".in") }.sorted().map { name in
             let data = (try? Data(contentsOf: dir.appendingPathComponent(name))) ?? Data()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-                // "1795493347.441829 TAG COMMAND ARGS…"
+            return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
+                // "1795493347.441829 TAG COMMAND ARGS…", CRLF-terminated (one Character: isNewline)
                 let words = line.split(separator: " ").map { $0.uppercased() }
                 return words.count >= 3 && Double(words[0]) != nil ? Array(words.dropFirst(2)) : nil
             }
