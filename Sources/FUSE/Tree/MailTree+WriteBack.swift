@@ -70,9 +70,11 @@ extension MailTree {
                                name: String) throws(FSError) {
         let context = try writeContext(accountId)
         let outcome = try journalCall { try store.record(operation, emailId: emailId, context: context) }
-        if outcome == .held {
-            activityLog(accountId, "\(name): deletion held by the guard (delete_guard \(context.deleteGuard)); "
-                        + "echo confirm-deletes or cancel-deletes > .control", level: "warning")
+        // One line when the guard trips and one per 500 held after, not one per file of an rm -rf.
+        if outcome == .held, let held = try? store.journalCounts(accountId: accountId).heldDeletes,
+           held == 1 || held % 500 == 0 {
+            activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
+                        + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: "warning")
         }
         writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
     }

@@ -52,6 +52,29 @@ extension IMAPConnection {
         return FetchAttributes.mergedByUID(result.untagged)
     }
 
+    /// Conditional UID STORE (CONDSTORE, RFC 7162 §3.2): only messages whose mod-sequence
+    /// is still at most `unchangedSince` change; the others come back as `modified`. Not
+    /// silent, so every stored message's new MODSEQ is reported.
+    public func uidStore(
+        _ set: UIDSet, flags: [String], _ operation: StoreOperation, unchangedSince: UInt64
+    ) async throws(IMAPError) -> ConditionalStore {
+        guard !set.isEmpty else { return ConditionalStore(modified: UIDSet(), modSeqs: [:]) }
+        guard supports("CONDSTORE") else { throw .capabilityMissing("CONDSTORE") }
+        try CommandText.requireFlags(flags)
+        let result = try await execute("UID STORE", claims: Self.fetches(in: set)) {
+            $0.raw("UID STORE \(set) (UNCHANGEDSINCE \(unchangedSince)) \(operation.rawValue) (\(flags.joined(separator: " ")))")
+        }
+        var modSeqs: [UInt32: UInt64] = [:]
+        for attributes in FetchAttributes.mergedByUID(result.untagged) {
+            if let uid = attributes.uid, let modSeq = attributes.modSeq { modSeqs[uid] = modSeq }
+        }
+        var modified = UIDSet()
+        if case .other(let name, let text)? = result.state.code, name.uppercased() == "MODIFIED" {
+            modified = text.flatMap(UIDSet.init) ?? UIDSet()
+        }
+        return ConditionalStore(modified: modified, modSeqs: modSeqs)
+    }
+
     /// UID COPY; returns the UID mapping when the server sends COPYUID (UIDPLUS).
     @discardableResult
     public func uidCopy(_ set: UIDSet, to mailbox: String) async throws(IMAPError) -> CopiedUIDs? {
@@ -111,5 +134,18 @@ extension IMAPConnection {
             guard case .fetch(_, let attributes) = response, let uid = attributes.uid else { return false }
             return set.contains(uid)
         }
+    }
+}
+
+/// What a conditional STORE did.
+public struct ConditionalStore: Sendable, Equatable {
+    /// Messages another client changed after `UNCHANGEDSINCE`: left as the server has them.
+    public var modified: UIDSet
+    /// The mod-sequence each stored message has now.
+    public var modSeqs: [UInt32: UInt64]
+
+    public init(modified: UIDSet, modSeqs: [UInt32: UInt64]) {
+        self.modified = modified
+        self.modSeqs = modSeqs
     }
 }

@@ -186,6 +186,8 @@ enum Schema {
             // Where the message is on the server (source) and where it goes (target).
             t.column("folderId", .integer).references("folder", onDelete: .setNull)
             t.column("uid", .integer)
+            // The source folder's UIDVALIDITY when `uid` was taken: a UID means nothing under another.
+            t.column("uidValidity", .integer)
             t.column("targetFolderId", .integer).references("folder", onDelete: .setNull)
             // The negative UID of the target association until the server's UID is known.
             t.column("placeholderUID", .integer)

@@ -44,6 +44,7 @@ public struct JournalChange: Codable, Sendable, Equatable, FetchableRecord, Muta
     public var messageId: String?
     public var folderId: Int64?
     public var uid: Int64?
+    public var uidValidity: Int64?
     public var targetFolderId: Int64?
     public var placeholderUID: Int64?
     public var flag: String?

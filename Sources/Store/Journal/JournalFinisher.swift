@@ -59,8 +59,8 @@ struct JournalFinisher {
                 try MailStore.setFlag(flag, to: previous, emailId: emailId, db: db)
             }
         case .move, .expunge, .copyFromAll:
-            try db.execute(sql: "UPDATE emailFolder SET pending = NULL WHERE folderId = ? AND imapUID = ? AND pending = 'leaving'",
-                           arguments: [row.folderId, row.uid])
+            try db.execute(sql: "UPDATE emailFolder SET pending = NULL WHERE \(Self.association) AND pending = 'leaving'",
+                           arguments: Self.associationArguments(row))
             try dropPlaceholder(row)
             try db.execute(sql: "UPDATE email SET isDeleted = 0 WHERE id = ?", arguments: [row.emailId])
         case .append:
@@ -86,9 +86,17 @@ struct JournalFinisher {
     }
 
     private func dropLeaving(_ row: JournalChange) throws {
-        guard let folderId = row.folderId, let uid = row.uid else { return }
-        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND pending = 'leaving'",
-                       arguments: [folderId, uid])
+        guard row.folderId != nil else { return }
+        try db.execute(sql: "DELETE FROM emailFolder WHERE \(Self.association) AND pending = 'leaving'",
+                       arguments: Self.associationArguments(row))
+    }
+
+    /// The row's source association: by message and folder (its UID may have been a
+    /// placeholder that the server numbered since), else by folder and UID.
+    static let association = "folderId = ? AND (emailId = ? OR (? IS NULL AND imapUID = ?))"
+
+    static func associationArguments(_ row: JournalChange) -> StatementArguments {
+        [row.folderId, row.emailId, row.emailId, row.uid]
     }
 
     /// The placeholder takes the server's UID; without one it stays until the next sync
@@ -98,7 +106,8 @@ struct JournalFinisher {
         try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND emailId IS NOT ?",
                        arguments: [target, uid, row.emailId])
         try db.execute(sql: """
-            UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = NULL WHERE folderId = ? AND imapUID = ?
+            UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
+            WHERE folderId = ? AND imapUID = ?
             """, arguments: [uid, target, placeholder])
     }
 

@@ -78,6 +78,10 @@ struct JournalWriter {
             .order(Column("id")).fetchOne(db)
     }
 
+    func uidValidity(folderId: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT uidValidity FROM folder WHERE id = ?", arguments: [folderId])
+    }
+
     func messageId(emailId: Int64) throws -> String? {
         try String.fetchOne(db, sql: "SELECT messageId FROM email WHERE id = ?", arguments: [emailId])
     }

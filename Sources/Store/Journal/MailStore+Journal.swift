@@ -129,6 +129,15 @@ extension MailStore {
         }
     }
 
+    /// The UID the message has in the folder now (a placeholder gets numbered once the
+    /// server says); nil when it is no longer there.
+    public func currentUID(emailId: Int64, folderId: Int64) throws -> Int64? {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ?",
+                               arguments: [emailId, folderId])
+        }
+    }
+
     /// Applies server flags after a conditional STORE lost to another client's change.
     public func setServerFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
         try pool.write { db in try Self.setFlag(flag, to: value, emailId: emailId, db: db) }

@@ -54,28 +54,29 @@ struct OperationPlanner {
         guard folders.contains(where: { $0.id == source }) else { throw LocalChangeError.notFound }
         if folders.contains(where: { $0.id == target }) { return try expunge(from: source, deletion: deletion) }
         guard let uid = try writer.leave(emailId: emailId, folderId: source) else { throw LocalChangeError.notFound }
-        let messageId = try writer.messageId(emailId: emailId)
-        var row = try writer.insert(.move) { row in
-            row.emailId = emailId
-            row.messageId = messageId
-            row.folderId = source
-            row.uid = uid
-            row.targetFolderId = target
-            row.isDeletion = deletion
-        }
-        try writer.arrive(emailId: emailId, folderId: target, row: &row)
+        try insertRow(.move, from: source, uid: uid, to: target, deletion: deletion)
     }
 
     private mutating func expunge(from folderId: Int64, deletion: Bool) throws {
         guard let uid = try writer.leave(emailId: emailId, folderId: folderId) else { throw LocalChangeError.notFound }
+        try insertRow(.expunge, from: folderId, uid: uid, to: nil, deletion: deletion)
+    }
+
+    /// One row about this message; a target gets its arriving association at once.
+    private mutating func insertRow(_ kind: ChangeKind, from source: Int64?, uid: Int64?, to target: Int64?,
+                                    deletion: Bool) throws {
         let messageId = try writer.messageId(emailId: emailId)
-        try writer.insert(.expunge) { row in
+        let uidValidity = try source.flatMap { try writer.uidValidity(folderId: $0) }
+        var row = try writer.insert(kind) { row in
             row.emailId = emailId
             row.messageId = messageId
-            row.folderId = folderId
+            row.folderId = source
             row.uid = uid
+            row.uidValidity = uidValidity
+            row.targetFolderId = target
             row.isDeletion = deletion
         }
+        if let target { try writer.arrive(emailId: emailId, folderId: target, row: &row) }
     }
 
     /// Gmail: out of this label only (the message stays in All Mail). Elsewhere: into the
@@ -90,14 +91,7 @@ struct OperationPlanner {
         if let archived = try archiveAssociation() { return try move(from: archived, to: target, deletion: deletion) }
         guard writer.context.isGmail || writer.context.isOffline,
               try writer.visibleFolders(emailId: emailId).isEmpty else { throw LocalChangeError.notPermitted }
-        let messageId = try writer.messageId(emailId: emailId)
-        var row = try writer.insert(.copyFromAll) { row in
-            row.emailId = emailId
-            row.messageId = messageId
-            row.targetFolderId = target
-            row.isDeletion = deletion
-        }
-        try writer.arrive(emailId: emailId, folderId: target, row: &row)
+        try insertRow(.copyFromAll, from: nil, uid: nil, to: target, deletion: deletion)
     }
 
     /// The message's association with an \Archive folder (generic servers' archive/).

@@ -96,6 +96,18 @@ public final class SyncCoordinator: Sendable, WriteBackService {
         return true
     }
 
+    /// Applies the account's due journal changes now and returns when none is due
+    /// (`mailfs sync`, tests). False for an unknown account or a store error.
+    public func applyJournal(account: String) async -> Bool {
+        guard let applier = accounts[account]?.applier else { return false }
+        do {
+            _ = try await applier.applyDue(accountId: try applier.resolveAccountId())
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// The configured account's journal applier wakes up (the tree recorded a change).
     public func journalChanged(accountId: Int64) {
         entry(accountId: accountId)?.applier.trigger.fire()

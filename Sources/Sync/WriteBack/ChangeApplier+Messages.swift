@@ -7,7 +7,8 @@ import Store
 /// (UID SEARCH in the source, Message-ID in the target), so replaying a change after a
 /// crash never applies it twice.
 extension ChangeApplier {
-    func apply(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    func apply(_ rows: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        let batch = try await withServerUIDs(rows, over: connection)
         guard let head = batch.first else { return [] }
         switch head.kind {
         case .flag: return try await applyFlags(batch, over: connection)
@@ -18,6 +19,25 @@ extension ChangeApplier {
         case .createFolder, .renameFolder: return [try await applyFolderName(head, over: connection)]
         case .deleteFolder: return [try await applyFolderDeletion(head, over: connection)]
         }
+    }
+
+    /// A row recorded while its message was still arriving in the source (moved twice
+    /// before the first move reached the server) names a placeholder: use the UID the
+    /// store has now, else find the message in the source by Message-ID.
+    private func withServerUIDs(_ rows: [JournalChange], over connection: IMAPConnection) async throws -> [JournalChange] {
+        var resolved = rows
+        for index in resolved.indices {
+            guard let uid = resolved[index].uid, PlaceholderUID.isPlaceholder(uid),
+                  let folderId = resolved[index].folderId else { continue }
+            if let emailId = resolved[index].emailId, let current = try store.currentUID(emailId: emailId, folderId: folderId),
+               !PlaceholderUID.isPlaceholder(current) {
+                resolved[index].uid = current
+            } else if let folder = try store.folder(id: folderId),
+                      let found = try await find(resolved[index].messageId, in: folder, over: connection) {
+                resolved[index].uid = Int64(found)
+            }
+        }
+        return resolved
     }
 
     /// STORE in every folder holding each message (Gmail: one, labels share flags).
@@ -33,18 +53,45 @@ extension ChangeApplier {
             }
         }
         let imapFlag = flag == .seen ? "\\Seen" : "\\Flagged"
+        let operation: StoreOperation = head.value == true ? .add : .remove
         for (_, entry) in byFolder.sorted(by: { $0.key < $1.key }) {
-            _ = try await connection.select(entry.folder.imapPath)
+            let mailbox = try await connection.select(entry.folder.imapPath)
             for chunk in await connection.commandSizedChunks(of: UIDSet(uids: entry.uids)) {
-                try await connection.uidStore(chunk, flags: [imapFlag], head.value == true ? .add : .remove)
+                if let known = entry.folder.highestModSeq, known > 0, mailbox.highestModSeq != nil,
+                   connection.supports("CONDSTORE") {
+                    try await storeConditionally(chunk, flag: imapFlag, operation, knownModSeq: UInt64(known), over: connection)
+                } else {
+                    try await connection.uidStore(chunk, flags: [imapFlag], operation)
+                }
             }
         }
         return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
     }
 
+    /// CONDSTORE (FR-SYNC-05, the server is authoritative): the STORE applies only to
+    /// messages unchanged since the last sync. A message changed meanwhile is looked at
+    /// again: if the server already has the wanted value, nothing is sent; otherwise the
+    /// STORE is repeated against the mod-sequence just read, so a change landing in
+    /// between is noticed again (twice in a row: refused, and retried later).
+    private func storeConditionally(_ uids: UIDSet, flag: String, _ operation: StoreOperation, knownModSeq: UInt64,
+                                    over connection: IMAPConnection) async throws {
+        let first = try await connection.uidStore(uids, flags: [flag], operation, unchangedSince: knownModSeq)
+        guard !first.modified.isEmpty else { return }
+        let current = try await connection.uidFetch(first.modified, items: ["FLAGS", "MODSEQ"])
+        let wanted = operation == .add
+        for attributes in current {
+            guard let uid = attributes.uid, let modSeq = attributes.modSeq,
+                  (attributes.flags ?? []).contains(where: { $0.caseInsensitiveCompare(flag) == .orderedSame }) != wanted
+            else { continue }
+            let again = try await connection.uidStore(UIDSet(uids: [uid]), flags: [flag], operation, unchangedSince: modSeq)
+            if !again.modified.isEmpty { throw Refusal(reason: "the message keeps changing on the server") }
+        }
+    }
+
     private func applyMoves(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
         let (source, target) = try folders(of: batch)
-        let present = try await presentUIDs(batch, in: source, over: connection)
+        var batch = batch
+        let present = try await presentUIDs(&batch, in: source, over: connection)
         var outcomes: [Int64: MailStore.ChangeOutcome] = [:]
         var toMove = batch.filter { present.contains(UInt32(clamping: $0.uid ?? 0)) }
         // An interrupted COPY path may have copied already: only the source copy goes then.
@@ -103,7 +150,8 @@ extension ChangeApplier {
         guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
         }
-        let present = try await presentUIDs(batch, in: source, over: connection)
+        var batch = batch
+        let present = try await presentUIDs(&batch, in: source, over: connection)
         if !present.isEmpty { try await removeFromSelected(Array(present), over: connection) }
         return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
     }
@@ -176,11 +224,19 @@ extension ChangeApplier {
         return (source, target)
     }
 
-    /// Which of the batch's UIDs the source still holds (selects the source).
-    private func presentUIDs(_ batch: [JournalChange], in source: FolderRecord,
+    /// Which of the batch's UIDs the source still holds (selects the source). Under a new
+    /// UIDVALIDITY the recorded UIDs name nothing: each message is found by Message-ID
+    /// (the batch's rows get those UIDs), and one without a Message-ID counts as gone.
+    private func presentUIDs(_ batch: inout [JournalChange], in source: FolderRecord,
                              over connection: IMAPConnection) async throws -> Set<UInt32> {
-        _ = try await connection.select(source.imapPath)
-        let uids = batch.compactMap { $0.uid.map { UInt32(clamping: $0) } }
+        let mailbox = try await connection.select(source.imapPath)
+        if let current = mailbox.uidValidity.map(Int64.init) {
+            for index in batch.indices where batch[index].uidValidity.map({ $0 != current }) ?? false {
+                batch[index].uid = try await searchMessageID(batch[index].messageId, over: connection).map(Int64.init) ?? 0
+                batch[index].uidValidity = current
+            }
+        }
+        let uids = batch.compactMap { $0.uid.map { UInt32(clamping: $0) } }.filter { $0 > 0 }
         var present = Set<UInt32>()
         for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
             present.formUnion(try await connection.uidSearch("UID \(chunk)"))

@@ -3,6 +3,7 @@ import Foundation
 import IMAP
 import Logging
 import Store
+import Synchronization
 
 /// Applies one account's journal to its server, strictly in order (docs/ARCHITECTURE.md,
 /// "tree -> journal -> server"): takes the oldest due batch, claims it, carries it out
@@ -19,6 +20,8 @@ final class ChangeApplier: Sendable {
     let trigger = SyncTrigger()
     let openConnection: @Sendable () async throws -> IMAPConnection
     let logger: Logger
+    /// Consecutive batches that found the server unreachable (the backoff grows with it).
+    private let unreachableStreak = Mutex(0)
 
     var isGmail: Bool { account.provider == .gmail }
 
@@ -39,27 +42,34 @@ final class ChangeApplier: Sendable {
     /// server) or when the oldest change is due.
     func run() async {
         do {
-            let accountId = try store.ensureAccount(name: account.name, address: account.address, isOffline: false).id ?? -1
+            let accountId = try resolveAccountId()
             let interrupted = try store.recoverInterrupted(accountId: accountId, machine: machine)
             if interrupted > 0 { activity.log.record("write-back: \(interrupted) change(s) interrupted by a restart; checking them") }
-            var failures = 0
             while !Task.isCancelled {
-                let (batch, nextDue) = try store.dueChanges(accountId: accountId)
-                guard !batch.isEmpty else {
-                    let wait = nextDue.map { max($0.timeIntervalSinceNow, 0.01) } ?? 3600
-                    await trigger.wait(upTo: .milliseconds(Int(wait * 1000)))
-                    continue
-                }
-                let outcomes = await applyClaimed(batch, failures: &failures)
-                report(try store.transition(outcomes, machine: machine))
+                let wait = try await applyDue(accountId: accountId).map { max($0.timeIntervalSinceNow, 0.01) } ?? 3600
+                await trigger.wait(upTo: .milliseconds(Int(wait * 1000)))
             }
         } catch {
             activity.log.record("write-back: the journal stopped: \(error)", level: "error")
         }
     }
 
+    /// Applies every due change, batch after batch; returns when the oldest remaining one
+    /// is due (nil: nothing pending).
+    func applyDue(accountId: Int64) async throws -> Date? {
+        while true {
+            let (batch, nextDue) = try store.dueChanges(accountId: accountId)
+            guard !batch.isEmpty else { return nextDue }
+            report(try store.transition(await applyClaimed(batch), machine: machine))
+        }
+    }
+
+    func resolveAccountId() throws -> Int64 {
+        try store.ensureAccount(name: account.name, address: account.address, isOffline: false).id ?? -1
+    }
+
     /// Claims the batch, applies it, and says what happened to each row.
-    private func applyClaimed(_ batch: [JournalChange], failures: inout Int) async -> [MailStore.ChangeOutcome] {
+    private func applyClaimed(_ batch: [JournalChange]) async -> [MailStore.ChangeOutcome] {
         do {
             try store.transition(batch.compactMap { $0.id.map { .init(id: $0, event: .claim) } }, machine: machine)
             // Connection first, then the gate: the order a folder sync takes them in.
@@ -67,14 +77,17 @@ final class ChangeApplier: Sendable {
             let outcomes = try await pool.withConnection(open: openConnection) { connection in
                 try await gate.withPermit { try await self.apply(batch, over: connection) }
             }
-            failures = 0
+            unreachableStreak.withLock { $0 = 0 }
             return outcomes
         } catch let error as IMAPError where !error.endsConnection {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(error.description)) } }
         } catch let refusal as Refusal {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(refusal.reason)) } }
         } catch {
-            failures += 1
+            let failures = unreachableStreak.withLock { streak in
+                streak += 1
+                return streak
+            }
             activity.log.record("write-back: server unreachable (\(AccountSynchronizer.describe(error))); "
                                 + "\(batch.count) change(s) wait", level: failures == 1 ? "warning" : "info")
             return batch.compactMap { $0.id.map { .init(id: $0, event: .unreachable(failures: failures)) } }
