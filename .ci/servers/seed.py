@@ -152,7 +152,10 @@ def mailbox_names(session):
 def cmd_locate(session, args):
     criteria = ["HEADER", "Message-ID", seed_imap.quote_string(args.message_id)]
     for name in mailbox_names(session):
-        select(session, name, readonly=True)
+        try:
+            select(session, name, readonly=True)
+        except SeedError:
+            continue  # deleted by another client since LIST: it holds nothing
         for uid in seed_imap.uid_search(session, criteria):
             data = check(session.uid("FETCH", str(uid), "(FLAGS)"))
             flags = re.search(rb"FLAGS \(([^)]*)\)", b" ".join(d for d in data if isinstance(d, bytes)))
