@@ -4,9 +4,11 @@
 #   main        IMAPS + IMAP with STARTTLS (CA-signed), LMTP, the SASL socket for Postfix
 #   selfsigned  IMAPS with a certificate no CA signed
 #   plain       IMAP with ssl = no, so CAPABILITY never offers STARTTLS
+#   nomove      IMAPS (CA-signed) whose CAPABILITY lacks MOVE (RFC 6851) but has UIDPLUS, and
+#               that records every session (what each client sent: ~/rawlog-nomove/*.in)
 # Needs STATE, MAIL_USER, CERTS and the PORT_* variables of start.sh.
 
-DOVECOT_INSTANCES=(main selfsigned plain)
+DOVECOT_INSTANCES=(main selfsigned plain nomove)
 GENERIC_FOLDERS=(Sent Drafts Trash Junk Archive)
 GMAIL_FOLDERS=("[Gmail]/All Mail" "[Gmail]/Important" "[Gmail]/Sent Mail" "[Gmail]/Drafts"
     "[Gmail]/Trash" "[Gmail]/Spam" "[Gmail]/Starred")
@@ -95,6 +97,9 @@ dovecot_instance_conf() {
             echo "protocols = imap" ;;
         plain) dovecot_imap_listeners "$PORT_IMAP_PLAIN" 0
             printf 'ssl = no\ndisable_plaintext_auth = no\nprotocols = imap\n' ;;
+        nomove) dovecot_imap_listeners 0 "$PORT_IMAPS_NOMOVE"
+            dovecot_tls_conf server
+            dovecot_nomove_conf ;;
     esac
 }
 
@@ -137,12 +142,26 @@ service auth {
 CONF
 }
 
+# Dovecot 2.3's post-login capabilities without MOVE. imap_capability replaces the list (a
+# leading "+" can only add), so this is the default list of 2.3.19 minus MOVE; selftest.py
+# checks it is exactly the main instance's list minus MOVE. Dovecot still executes a MOVE it is
+# sent: the rawlog lets a test check that a client never sent one.
+dovecot_nomove_conf() {
+    cat <<'CONF'
+protocols = imap
+protocol imap {
+  imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS LIST-EXTENDED I18NLEVEL=1 CONDSTORE QRESYNC ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS BINARY SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE SAVEDATE LITERAL+ NOTIFY SPECIAL-USE
+  rawlog_dir = %h/rawlog-nomove
+}
+CONF
+}
+
 # $1 user name: the user's Maildir with the folders of its layout.
 dovecot_make_maildir() {
     local user="$1" folders folder
     if [ "$user" = gmail ]; then folders=("${GMAIL_FOLDERS[@]}"); else folders=("${GENERIC_FOLDERS[@]}"); fi
     local root="$STATE/mail/$user/Maildir"
-    mkdir -p "$root"/{cur,new,tmp}
+    mkdir -p "$root"/{cur,new,tmp} "$STATE/mail/$user/rawlog-nomove"
     for folder in "${folders[@]}"; do
         # Maildir++ stores "[Gmail]/All Mail" as the directory ".[Gmail].All Mail".
         local dir="$root/.${folder//\//.}"

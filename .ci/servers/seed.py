@@ -12,6 +12,8 @@ the way another mail program would, over IMAPS verified with the test CA.
   seed.py count   --user alice [--mailbox M] [--at-least N [--timeout S]]
   seed.py list    --user alice [--mailbox M]     "UID<TAB>FLAGS<TAB>MESSAGE-ID<TAB>SUBJECT"
   seed.py create-mailbox --user alice NAME...
+  seed.py delete-mailbox --user alice NAME...    (its messages go with it)
+  seed.py locate  --user alice --message-id ID   every mailbox holding it: "MAILBOX<TAB>UID<TAB>FLAGS"
   seed.py reset-uidvalidity --user alice [--mailbox M] [--keep-uids]
                   prints "OLD NEW" UIDVALIDITY
 
@@ -128,6 +130,38 @@ def cmd_create_mailbox(session, args):
             check((status, data))
 
 
+def cmd_delete_mailbox(session, args):
+    for name in args.names:
+        check(session.delete(quote(name)))
+
+
+def mailbox_names(session):
+    """Every selectable mailbox of the account, decoded from modified UTF-7."""
+    names = []
+    for line in check(session.list('""', '"*"')):
+        match = re.match(rb'\(([^)]*)\) (?:"[^"]*"|NIL) (.*)$', line or b"")
+        if not match or b"\\Noselect" in match.group(1) or b"\\NonExistent" in match.group(1):
+            continue
+        name = match.group(2).decode()
+        if name.startswith('"'):
+            name = name[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        names.append(seed_imap.decode_mutf7(name))
+    return names
+
+
+def cmd_locate(session, args):
+    criteria = ["HEADER", "Message-ID", seed_imap.quote_string(args.message_id)]
+    for name in mailbox_names(session):
+        try:
+            select(session, name, readonly=True)
+        except SeedError:
+            continue  # deleted by another client since LIST: it holds nothing
+        for uid in seed_imap.uid_search(session, criteria):
+            data = check(session.uid("FETCH", str(uid), "(FLAGS)"))
+            flags = re.search(rb"FLAGS \(([^)]*)\)", b" ".join(d for d in data if isinstance(d, bytes)))
+            print(f"{name}\t{uid}\t{flags.group(1).decode() if flags else ''}")
+
+
 def cmd_reset_uidvalidity(session, args):
     old, new = reset_uidvalidity(session, args)
     print(old, new)
@@ -163,6 +197,8 @@ def parser():
     count.add_argument("--timeout", type=float, default=10.0)
     commands.add_parser("list", parents=[common])
     commands.add_parser("create-mailbox", parents=[common]).add_argument("names", nargs="+")
+    commands.add_parser("delete-mailbox", parents=[common]).add_argument("names", nargs="+")
+    commands.add_parser("locate", parents=[common]).add_argument("--message-id", required=True)
     reset = commands.add_parser("reset-uidvalidity", parents=[common])
     reset.add_argument("--keep-uids", action="store_true")
     reset.add_argument("--dovecot-config", default=env.get("MAILFS_TEST_DOVECOT_CONFIG"))

@@ -57,6 +57,17 @@ def encode_mutf7(name):
     return "".join(out)
 
 
+def decode_mutf7(name):
+    """The inverse of encode_mutf7."""
+    def run(match):
+        text = match.group(1)
+        if not text:
+            return "&"
+        raw = text.replace(",", "/")
+        return base64.b64decode(raw + "=" * (-len(raw) % 4)).decode("utf-16-be")
+    return re.sub(r"&([A-Za-z0-9+,]*)-", run, name)
+
+
 def select(session, mailbox, readonly=False):
     """Selects a mailbox; returns (uidvalidity, number of messages)."""
     exists = check(session.select(quote(mailbox), readonly))[0]

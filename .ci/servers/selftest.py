@@ -114,6 +114,28 @@ def check_imap_security():
     oauth.logout()
 
 
+def check_imap_nomove():
+    main = imaps("alice")
+    expected = [cap for cap in capabilities(main) if cap != "MOVE"]
+    main.logout()
+    nomove = imaplib.IMAP4_SSL(HOST, port("IMAPS_NOMOVE"), ssl_context=CONTEXT, timeout=10)
+    nomove.login("alice", password("alice"))
+    caps = capabilities(nomove)
+    check("the no-MOVE IMAPS port offers the main port's capabilities but MOVE (UIDPLUS kept)",
+          caps == expected and "UIDPLUS" in caps and "MOVE" not in caps, caps)
+    marker = f"selftest-{uuid.uuid4()}"
+    nomove.select("INBOX")
+    nomove.uid("SEARCH", "HEADER", "Message-ID", marker)
+    nomove.logout()
+    rawlog = os.path.join(ENV["MAILFS_TEST_MAIL_DIR"], "alice", "rawlog-nomove")
+    recorded = ""
+    for name in os.listdir(rawlog):
+        if name.endswith(".in"):
+            with open(os.path.join(rawlog, name), errors="replace") as file:
+                recorded += file.read()
+    check("the no-MOVE port records what a client sends (rawlog-nomove/*.in)", marker in recorded, os.listdir(rawlog))
+
+
 def delivered(user, message_id, timeout=10):
     """True once a message with that Message-ID is in the user's INBOX."""
     deadline = time.monotonic() + timeout
@@ -182,6 +204,13 @@ def check_seed(tmp):
     seed("expunge", "--user", "carol", "--mailbox", "Archive", "--message-id", message_id)
     code, out, _ = seed("count", "--user", "carol", "--mailbox", "Archive")
     check("seed.py expunge removes it", out == "0", out)
+    seed("create-mailbox", "--user", "carol", "Selftest Ä")
+    seed("append", "--user", "carol", "--mailbox", "Selftest Ä", path)
+    code, out, _ = seed("locate", "--user", "carol", "--message-id", message_id)
+    check("seed.py locate names the mailbox that holds a message", code == 0 and out.startswith("Selftest Ä\t"), out)
+    code, _, _ = seed("delete-mailbox", "--user", "carol", "Selftest Ä")
+    _, out, _ = seed("locate", "--user", "carol", "--message-id", message_id)
+    check("seed.py delete-mailbox deletes it with its messages", code == 0 and out == "", out)
 
 
 def refuses_connections(port_name):
@@ -204,7 +233,7 @@ def check_restarts():
 
 
 def main():
-    for step in (check_imap, check_imap_security, check_smtp, lambda: check_seed(sys.argv[1]), check_restarts):
+    for step in (check_imap, check_imap_security, check_imap_nomove, check_smtp, lambda: check_seed(sys.argv[1]), check_restarts):
         try:
             step()
         except Exception as error:  # a crash is a failed check with its reason, not a traceback

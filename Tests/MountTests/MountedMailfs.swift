@@ -56,11 +56,12 @@ final class MountedMailfs {
     }
 
     /// Starts the mount and waits (at most 20 s) until the root `.status` is readable.
-    func start() throws {
+    /// `extraEnvironment` is for this run of the mount process only (a failpoint).
+    func start(extraEnvironment: [String: String] = [:]) throws {
         let logFile = root.appendingPathComponent("mount.log").path
-        let process = try ChildProcess("/bin/sh", ["-c", "exec \"$0\" mount \"$1\" --data-dir \"$2\" >\"$3\" 2>&1",
+        let process = try ChildProcess("/bin/sh", ["-c", "exec \"$0\" mount \"$1\" --data-dir \"$2\" >>\"$3\" 2>&1",
                                                    Self.binary, mountPoint.path, dataDir.path, logFile],
-                                       environment: environment, captureOutput: false)
+                                       environment: environment.merging(extraEnvironment) { $1 }, captureOutput: false)
         self.process = process
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

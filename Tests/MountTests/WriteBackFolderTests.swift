@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Write-back of folders: mkdir, rmdir and mv of directories of a real mount are CREATE,
+/// DELETE and RENAME on the test Dovecot; special-use and virtual directories stay.
+@Suite("Write-back: folders", .serialized)
+struct WriteBackFolderTests {
+    typealias Server = WriteBack
+
+    @Test("mkdir creates a folder and a subfolder, mv renames it with its children, rmdir deletes empty ones")
+    func folderLifecycle() async throws {
+        try await SharedServers.shared {
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.start()
+            #expect(try mount.waitForIdle("alice"))
+            let (name, renamed) = (Server.unique("Receipts"), Server.unique("Receipts-2026"))
+
+            let made = try mount.sh("mkdir 'alice/\(name)' && mkdir 'alice/\(name)/2026' && ls -A 'alice/\(name)'")
+            #expect(made.status == 0 && made.lines == ["2026"], "\(made.output)")
+            #expect(try Poll.until(seconds: 15) { try Server.exists("alice", name) && Server.exists("alice", "\(name)/2026") },
+                    "CREATE: \(mount.text("alice/.log"))")
+
+            let mv = try mount.sh("mv 'alice/\(name)' 'alice/\(renamed)' && ls -A 'alice/\(renamed)'")
+            #expect(mv.status == 0 && mv.lines == ["2026"], "\(mv.output)")
+            #expect(try !mount.listing("alice").contains(name))
+            #expect(try Poll.until(seconds: 15) {
+                try Server.exists("alice", renamed) && Server.exists("alice", "\(renamed)/2026") && !Server.exists("alice", name)
+            }, "RENAME: \(mount.text("alice/.log"))")
+
+            let rmdir = try mount.sh("rmdir 'alice/\(renamed)/2026' && rmdir 'alice/\(renamed)'")
+            #expect(rmdir.status == 0, "\(rmdir.output)")
+            #expect(try !mount.listing("alice").contains(renamed))
+            #expect(try Poll.until(seconds: 15) {
+                try !Server.exists("alice", renamed) && !Server.exists("alice", "\(renamed)/2026")
+            }, "DELETE: \(mount.text("alice/.log"))")
+            #expect(try mount.waitForApplied("alice"))
+            #expect(try !mount.listing("alice").contains(renamed), "a sync does not bring it back")
+        }
+    }
+
+    @Test("rmdir of a folder with messages fails with ENOTEMPTY and changes nothing")
+    func rmdirNotEmpty() async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Full")
+            let letter = Letter("Still here")
+            try Server.createMailbox("alice", folder)
+            try Server.append([letter], user: "alice", mailbox: folder)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(folder)": [letter]])
+            let rmdir = try mount.sh("rmdir 'alice/\(folder)'")
+            #expect(rmdir.status != 0 && rmdir.output.contains("Directory not empty"), "\(rmdir.output)")
+            #expect(try mount.listing("alice/\(folder)") == [letter.fileName])
+            #expect(mount.pendingChanges("alice") == 0)
+            #expect(try Server.locate(letter, user: "alice") == [folder])
+        }
+    }
+
+    @Test("special-use folders and virtual directories cannot be removed or renamed (EPERM)",
+          arguments: ["inbox", "sent", "drafts", "trash", "spam", "archive", "threads", "outbox", "attachments"])
+    func specialDirectoriesStay(directory: String) async throws {
+        try await SharedServers.shared {
+            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "bob")])
+            try mount.start()
+            #expect(try mount.waitForIdle("bob"))
+            #expect(try mount.waitForDirectory("bob/\(directory)"))
+            let rmdir = try mount.sh("rmdir 'bob/\(directory)'")
+            #expect(rmdir.status != 0 && rmdir.output.contains("Operation not permitted"), "\(rmdir.output)")
+            let mv = try mount.sh("mv 'bob/\(directory)' 'bob/\(directory)-renamed'")
+            #expect(mv.status != 0 && mv.output.contains("Operation not permitted"), "\(mv.output)")
+            #expect(try mount.listing("bob").contains(directory) && !mount.listing("bob").contains("\(directory)-renamed"))
+            #expect(mount.pendingChanges("bob") == 0)
+            for mailbox in ["INBOX", "Sent", "Drafts", "Trash", "Junk", "Archive"] {
+                #expect(try Server.exists("bob", mailbox), "\(mailbox) is still on the server")
+            }
+            #expect(try !Server.exists("bob", "\(directory)-renamed"))
+        }
+    }
+}

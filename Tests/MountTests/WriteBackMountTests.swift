@@ -1,0 +1,442 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Write-back (issue 9, DESIGN.md §4): flags, rm, mv, cp and folders in a real mount change
+/// the mail on the test Dovecot, checked by a second client (seed.py). Each test has its own
+/// folders and messages, so the suites share the servers.
+@Suite("Write-back: flags, rm, mv and cp", .serialized)
+struct WriteBackMountTests {
+    typealias Server = WriteBack
+
+    @Test("setfattr seen/flagged shows at once, reaches the server in every folder that holds the message, pending until then")
+    func flags() async throws {
+        try await SharedServers.shared {
+            let (first, second) = (Server.unique("Flags"), Server.unique("Flags-copy"))
+            let letter = Letter("Flagged")
+            try Server.createMailbox("alice", first, second)
+            try Server.append([letter], user: "alice", mailbox: first)
+            try Server.append([letter], user: "alice", mailbox: second)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(first)": [letter], "alice/\(second)": [letter]])
+            let file = "alice/\(first)/\(letter.fileName)"
+            let other = "alice/\(second)/\(letter.fileName)"
+            #expect(try mount.xattr("user.mailfs.pending", of: file) == "0")
+
+            let set = try mount.sh("setfattr -n user.mailfs.seen -v 1 '\(file)' && getfattr --only-values -n user.mailfs.seen '\(file)'"
+                                   + " && echo && getfattr --only-values -n user.mailfs.pending '\(file)'")
+            #expect(set.status == 0, "\(set.output)")
+            #expect(set.lines.first == "1", "the local value at once: \(set.output)")
+            #expect(["0", "1"].contains(set.lines.last ?? ""), "pending is 0 or 1: \(set.output)")
+            #expect(try mount.xattr("user.mailfs.seen", of: other) == "1", "one message, one value in every folder")
+            for mailbox in [first, second] {
+                #expect(try Poll.until(seconds: 15) {
+                    try Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Seen") == true
+                }, "\\Seen in \(mailbox): \(mount.text("alice/.log"))")
+            }
+            #expect(try Poll.until(seconds: 10) { try mount.xattr("user.mailfs.pending", of: file) == "0" })
+            #expect(try mount.waitForApplied("alice"), "\(mount.text("alice/.status"))")
+
+            #expect(try mount.sh("setfattr -n user.mailfs.flagged -v 1 '\(other)'").status == 0)
+            #expect(try mount.xattr("user.mailfs.flagged", of: file) == "1")
+            for mailbox in [first, second] {
+                #expect(try Poll.until(seconds: 15) {
+                    try Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Flagged") == true
+                }, "\\Flagged in \(mailbox)")
+            }
+            let cleared = try mount.sh("setfattr -n user.mailfs.seen -v 0 '\(file)' && setfattr -n user.mailfs.flagged -v 0 '\(file)'")
+            #expect(cleared.status == 0, "\(cleared.output)")
+            #expect(try mount.xattr("user.mailfs.seen", of: file) == "0")
+            for mailbox in [first, second] {
+                #expect(try Poll.until(seconds: 15) {
+                    guard let flags = try Server.message(letter, user: "alice", mailbox: mailbox)?.flags else { return false }
+                    return !flags.contains("\\Seen") && !flags.contains("\\Flagged")
+                }, "both flags removed in \(mailbox): \(String(describing: try? Server.list("alice", mailbox)))")
+            }
+            #expect(try Poll.until(seconds: 10) { try mount.xattr("user.mailfs.pending", of: file) == "0" })
+        }
+    }
+
+    @Test("a flag changed on the server by another client shows after echo sync (the server wins)")
+    func serverWins() async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Server-flags")
+            let letter = Letter("Flagged elsewhere")
+            try Server.createMailbox("alice", folder)
+            try Server.append([letter], user: "alice", mailbox: folder)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(folder)": [letter]])
+            let file = "alice/\(folder)/\(letter.fileName)"
+            #expect(try mount.xattr("user.mailfs.flagged", of: file) == "0")
+
+            #expect(try Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
+                                     "--add", "\\Flagged \\Seen"]).status == 0)
+            #expect(try mount.sh("echo sync > alice/.control").status == 0)
+            #expect(try Poll.until(seconds: 20) {
+                try mount.xattr("user.mailfs.flagged", of: file) == "1" && mount.xattr("user.mailfs.seen", of: file) == "1"
+            }, "\(mount.text("alice/.log"))")
+
+            #expect(try Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
+                                     "--remove", "\\Flagged"]).status == 0)
+            #expect(try mount.sh("echo sync > alice/.control").status == 0)
+            #expect(try Poll.until(seconds: 20) { try mount.xattr("user.mailfs.flagged", of: file) == "0" })
+            #expect(try mount.xattr("user.mailfs.seen", of: file) == "1")
+            #expect(try mount.xattr("user.mailfs.pending", of: file) == "0")
+        }
+    }
+
+    @Test("syncs that run while local flag changes are pending never undo them")
+    func pendingFlagsSurviveSync() async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Pending-flags")
+            let letters = Letter.many("Pending", 20)
+            try Server.createMailbox("alice", folder)
+            try Server.append(letters, user: "alice", mailbox: folder)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(folder)": letters])
+            let dir = "alice/\(folder)"
+            let set = try mount.sh("for f in '\(dir)'/*.eml; do setfattr -n user.mailfs.seen -v 1 \"$f\" || exit 1; "
+                                   + "echo sync > alice/.control; done")
+            #expect(set.status == 0, "\(set.output)")
+            // Every reading, from the change until the server has it, says 1.
+            var readings = 0
+            let applied = try Poll.until(seconds: 30) {
+                _ = try mount.sh("echo sync > alice/.control")
+                let values = try mount.sh("for f in '\(dir)'/*.eml; do getfattr --only-values -n user.mailfs.seen \"$f\"; echo; done").lines
+                readings += 1
+                #expect(values == Array(repeating: "1", count: letters.count), "reading \(readings): \(values)")
+                let server = try Server.list("alice", folder) ?? []
+                return server.count == letters.count && server.allSatisfy { $0.flags.contains("\\Seen") }
+            }
+            #expect(applied, "all \\Seen on the server: \(mount.text("alice/.log"))")
+            #expect(try mount.waitForApplied("alice"))
+            let values = try mount.sh("echo sync > alice/.control; for f in '\(dir)'/*.eml; do getfattr --only-values -n user.mailfs.seen \"$f\"; echo; done").lines
+            #expect(values == Array(repeating: "1", count: letters.count))
+        }
+    }
+
+    @Test("rm in a folder moves the message to Trash: gone from the listing at once, in trash/ under the same name",
+          arguments: ["custom", "INBOX", "Sent", "Drafts"])
+    func rmMovesToTrash(mailbox kind: String) async throws {
+        try await SharedServers.shared {
+            let mailbox = kind == "custom" ? Server.unique("Rm") : kind
+            let directory = "alice/" + (kind == "custom" ? mailbox : kind.lowercased())
+            let (removed, kept) = (Letter("Removed from \(kind)"), Letter("Kept in \(kind)"))
+            if kind == "custom" { try Server.createMailbox("alice", mailbox) }
+            try Server.append([removed, kept], user: "alice", mailbox: mailbox)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: [directory: [removed, kept]])
+
+            let rm = try mount.sh("rm '\(directory)/\(removed.fileName)' && ls -A '\(directory)'")
+            #expect(rm.status == 0, "\(rm.output)")
+            #expect(!rm.lines.contains(removed.fileName) && rm.lines.contains(kept.fileName), "\(rm.output)")
+            #expect(try mount.waitForFiles([removed.fileName], in: "alice/trash", seconds: 5), "same name in trash/")
+            #expect(try Server.waitUntil(removed, user: "alice", isIn: ["Trash"]),
+                    "\(Server.places(removed, user: "alice")): \(mount.text("alice/.log"))")
+            #expect(try Server.locate(kept, user: "alice") == [mailbox])
+            #expect(try mount.waitForApplied("alice"))
+            #expect(try !mount.listing(directory).contains(removed.fileName), "a sync does not bring it back")
+        }
+    }
+
+    @Test("rm in trash/ and spam/ deletes for good")
+    func rmInTrashAndSpam() async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Rm-twice")
+            let (twice, trashed, junk) = (Letter("Removed twice"), Letter("Already in Trash"), Letter("Spam"))
+            try Server.createMailbox("alice", folder)
+            try Server.append([twice], user: "alice", mailbox: folder)
+            try Server.append([trashed], user: "alice", mailbox: "Trash")
+            try Server.append([junk], user: "alice", mailbox: "Junk")
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(folder)": [twice], "alice/trash": [trashed], "alice/spam": [junk]])
+
+            let rm = try mount.sh("rm 'alice/trash/\(trashed.fileName)' 'alice/spam/\(junk.fileName)' && ls -A alice/trash alice/spam")
+            #expect(rm.status == 0, "\(rm.output)")
+            #expect(!rm.lines.contains(trashed.fileName) && !rm.lines.contains(junk.fileName), "\(rm.output)")
+            #expect(try Server.waitUntil(trashed, user: "alice", isIn: []), "\(Server.places(trashed, user: "alice"))")
+            #expect(try Server.waitUntil(junk, user: "alice", isIn: []), "\(Server.places(junk, user: "alice"))")
+
+            #expect(try mount.sh("rm 'alice/\(folder)/\(twice.fileName)'").status == 0)
+            #expect(try Server.waitUntil(twice, user: "alice", isIn: ["Trash"]))
+            #expect(try mount.waitForFiles([twice.fileName], in: "alice/trash", seconds: 10))
+            #expect(try mount.sh("rm 'alice/trash/\(twice.fileName)'").status == 0)
+            #expect(try Server.waitUntil(twice, user: "alice", isIn: []), "\(Server.places(twice, user: "alice"))")
+            #expect(try !mount.listing("alice/trash").contains(twice.fileName))
+        }
+    }
+
+    @Test("Gmail: rm in inbox/ puts the message in [Gmail]/Trash and takes it out of every label folder")
+    func gmailRm() async throws {
+        try await SharedServers.shared {
+            let label = Server.unique("Label")
+            let letter = Letter("Gmail trash")
+            try Server.createMailbox("gmail", label)
+            for mailbox in ["INBOX", label, "[Gmail]/All Mail"] {
+                try Server.append([letter], user: "gmail", mailbox: mailbox)
+            }
+            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "gmail")])
+            try mount.startAndWait(for: ["gmail/inbox": [letter], "gmail/\(label)": [letter]], account: "gmail")
+
+            let rm = try mount.sh("rm 'gmail/inbox/\(letter.fileName)' && ls -A gmail/inbox")
+            #expect(rm.status == 0 && !rm.lines.contains(letter.fileName), "\(rm.output)")
+            #expect(try Poll.until(seconds: 10) { try !mount.listing("gmail/\(label)").contains(letter.fileName) },
+                    "it leaves every folder of the tree")
+            #expect(try mount.waitForFiles([letter.fileName], in: "gmail/trash", seconds: 10))
+            #expect(try Poll.until(seconds: 30) {
+                let places = try Server.locate(letter, user: "gmail")
+                return places.contains("[Gmail]/Trash") && !places.contains("INBOX") && !places.contains(label)
+            }, "\(Server.places(letter, user: "gmail")): \(mount.text("gmail/.log"))")
+        }
+    }
+
+    @Test("mv between folders moves on the server (UID MOVE), same name, same inode")
+    func mvBetweenFolders() async throws {
+        try await SharedServers.shared {
+            let (source, target) = (Server.unique("Mv-from"), Server.unique("Mv-to"))
+            let letter = Letter("Moved")
+            try Server.createMailbox("alice", source, target)
+            try Server.append([letter], user: "alice", mailbox: source)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try mount.waitForDirectory("alice/\(target)"))
+            let inode = try mount.inode("alice/\(source)/\(letter.fileName)")
+
+            let mv = try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/' && ls -A 'alice/\(source)'"
+                                  + " && echo --- && ls -A 'alice/\(target)'")
+            #expect(mv.status == 0, "\(mv.output)")
+            #expect(mv.lines == ["---", letter.fileName], "\(mv.output)")
+            #expect(try mount.inode("alice/\(target)/\(letter.fileName)") == inode)
+            #expect(try Server.waitUntil(letter, user: "alice", isIn: [target]),
+                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
+            #expect(try mount.waitForApplied("alice"))
+            #expect(try mount.listing("alice/\(target)") == [letter.fileName])
+        }
+    }
+
+    @Test("on a server without MOVE, mv copies, marks and UID EXPUNGEs that one UID: another client's \\Deleted message stays")
+    func mvWithoutMove() async throws {
+        try await SharedServers.shared {
+            let (source, target) = (Server.unique("NoMove-from"), Server.unique("NoMove-to"))
+            let (letter, others) = (Letter("Moved by copy"), Letter("Deleted by another client"))
+            try Server.createMailbox("alice", source, target)
+            try Server.append([letter], user: "alice", mailbox: source)
+            try Server.append([others], user: "alice", mailbox: source, flags: "\\Deleted")
+            let mount = try MountedMailfs.writeBack([WriteBackAccount(imapPort: try Server.noMovePort)])
+            try mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try mount.waitForDirectory("alice/\(target)"))
+
+            let mv = try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
+            #expect(mv.status == 0, "\(mv.output)")
+            #expect(try Server.waitUntil(letter, user: "alice", isIn: [target]),
+                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
+            let survivor = try Server.message(others, user: "alice", mailbox: source)
+            #expect(survivor?.flags.contains("\\Deleted") == true, "the other client's message: \(String(describing: survivor))")
+            // Dovecot writes a session's rawlog out when the session ends.
+            mount.stop()
+            let quotedTarget = "\"\(target.uppercased())\""
+            let isCopy: ([String]) -> Bool = { $0.count == 4 && $0[0] == "UID" && $0[1] == "COPY" && $0[3] == quotedTarget }
+            var session: [[String]] = []
+            #expect(try Poll.until(seconds: 10) {
+                session = try Server.noMoveSessions("alice").first { $0.contains(where: isCopy) } ?? []
+                return !session.isEmpty
+            }, "a session copied into \(target)")
+            if let copied = session.firstIndex(where: isCopy) {
+                // The same UID set: exactly the moved message is marked and expunged.
+                let uids = session[copied][2]
+                let after = session[copied...]
+                #expect(after.contains { $0.count == 5 && $0[0...2] == ["UID", "STORE", uids] && $0[3] == "+FLAGS.SILENT" && $0[4] == "(\\DELETED)" }
+                        && after.contains { $0 == ["UID", "EXPUNGE", uids] },
+                        "UID COPY, then UID STORE \\Deleted and UID EXPUNGE of UID \(uids): \(Array(after.prefix(6)))")
+            }
+            let commands = try Server.noMoveSessions("alice").flatMap { $0 }
+            #expect(!commands.contains { $0.first == "MOVE" || $0.prefix(2) == ["UID", "MOVE"] }, "MOVE is not offered")
+            #expect(!commands.contains { $0.first == "EXPUNGE" }, "a bare EXPUNGE removes other clients' \\Deleted messages")
+        }
+    }
+
+    @Test("generic provider: mv into archive/ moves to the \\Archive folder; mv out of archive/ puts it back")
+    func archiveGeneric() async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Archiving")
+            let letter = Letter("Archived")
+            try Server.createMailbox("alice", folder)
+            try Server.append([letter], user: "alice", mailbox: folder)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(folder)": [letter]])
+
+            let mv = try mount.sh("mv 'alice/\(folder)/\(letter.fileName)' alice/archive/ && ls -A 'alice/\(folder)'")
+            #expect(mv.status == 0 && !mv.lines.contains(letter.fileName), "\(mv.output)")
+            #expect(try Server.waitUntil(letter, user: "alice", isIn: ["Archive"]),
+                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
+            #expect(try mount.waitForFiles([letter.fileName], in: "alice/archive", seconds: 10), "listed in archive/")
+
+            let back = try mount.sh("mv 'alice/archive/\(letter.fileName)' 'alice/\(folder)/'")
+            #expect(back.status == 0, "\(back.output)")
+            #expect(try Server.waitUntil(letter, user: "alice", isIn: [folder]), "\(Server.places(letter, user: "alice"))")
+            #expect(try mount.listing("alice/\(folder)") == [letter.fileName])
+        }
+    }
+
+    @Test("Gmail: mv into archive/ takes the message out of INBOX only; mv out of archive/ labels it again; mv of a label's file into archive/ removes that label")
+    func archiveGmail() async throws {
+        try await SharedServers.shared {
+            let label = Server.unique("Gmail-label")
+            let (archived, labelled) = (Letter("Gmail archived"), Letter("Gmail unlabelled"))
+            try Server.createMailbox("gmail", label)
+            try Server.append([archived, labelled], user: "gmail", mailbox: "INBOX")
+            try Server.append([archived, labelled], user: "gmail", mailbox: "[Gmail]/All Mail")
+            try Server.append([labelled], user: "gmail", mailbox: label)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "gmail")])
+            try mount.startAndWait(for: ["gmail/inbox": [archived, labelled], "gmail/\(label)": [labelled]], account: "gmail")
+
+            let mv = try mount.sh("mv 'gmail/inbox/\(archived.fileName)' gmail/archive/ && ls -A gmail/inbox")
+            #expect(mv.status == 0 && !mv.lines.contains(archived.fileName), "\(mv.output)")
+            #expect(try mount.waitForFiles([archived.fileName], in: "gmail/archive", seconds: 10))
+            #expect(try Server.waitUntil(archived, user: "gmail", isIn: ["[Gmail]/All Mail"]),
+                    "\(Server.places(archived, user: "gmail")): \(mount.text("gmail/.log"))")
+
+            let back = try mount.sh("mv 'gmail/archive/\(archived.fileName)' 'gmail/\(label)/'")
+            #expect(back.status == 0, "\(back.output)")
+            #expect(try Server.waitUntil(archived, user: "gmail", isIn: ["[Gmail]/All Mail", label]),
+                    "copied from All Mail: \(Server.places(archived, user: "gmail"))")
+            #expect(try mount.listing("gmail/\(label)").contains(archived.fileName))
+            #expect(try !mount.listing("gmail/archive").contains(archived.fileName))
+
+            let unlabel = try mount.sh("mv 'gmail/\(label)/\(labelled.fileName)' gmail/archive/")
+            #expect(unlabel.status == 0, "\(unlabel.output)")
+            #expect(try Server.waitUntil(labelled, user: "gmail", isIn: ["INBOX", "[Gmail]/All Mail"]),
+                    "only the label goes: \(Server.places(labelled, user: "gmail"))")
+            #expect(try !mount.listing("gmail/\(label)").contains(labelled.fileName))
+            #expect(try mount.listing("gmail/inbox").contains(labelled.fileName))
+        }
+    }
+
+    @Test("mv within or into threads/, the unified inbox/ or attachments/ fails with EPERM and changes nothing")
+    func mvIntoVirtualRefused() async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Virtual")
+            let (letter, neighbour, inboxLetter) = (Letter("Not movable"), Letter("Other thread"), Letter("Unified inbox"))
+            try Server.createMailbox("alice", folder)
+            try Server.append([letter, neighbour], user: "alice", mailbox: folder)
+            try Server.append([inboxLetter], user: "alice", mailbox: "INBOX")
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.startAndWait(for: ["alice/\(folder)": [letter, neighbour], "alice/inbox": [inboxLetter]])
+            var (thread, otherThread) = ("", "")
+            #expect(try Poll.until(seconds: 10) {
+                thread = try mount.sh("ls alice/threads | grep -F '\(letter.subject)'").lines.first ?? ""
+                otherThread = try mount.sh("ls alice/threads | grep -F '\(neighbour.subject)'").lines.first ?? ""
+                return !thread.isEmpty && !otherThread.isEmpty
+            })
+            var unified = ""
+            #expect(try Poll.until(seconds: 10) {
+                unified = try mount.sh("ls inbox | grep -F '\(inboxLetter.subject)'").lines.first ?? ""
+                return !unified.isEmpty
+            })
+            let file = "alice/\(folder)/\(letter.fileName)"
+            let attempts = [
+                "mv '\(file)' 'alice/threads/\(otherThread)/'",
+                "mv 'alice/threads/\(thread)/\(letter.fileName)' 'alice/threads/\(thread)/renamed.eml'",
+                "mv '\(file)' inbox/",
+                "mv 'inbox/\(unified)' 'inbox/renamed.eml'",
+                "mv '\(file)' alice/attachments/",
+            ]
+            for command in attempts {
+                let result = try mount.sh(command)
+                #expect(result.status != 0 && result.output.contains("Operation not permitted"), "\(command): \(result.output)")
+            }
+            #expect(Set(try mount.listing("alice/\(folder)")) == [letter.fileName, neighbour.fileName])
+            #expect(try mount.listing("alice/threads/\(otherThread)") == [neighbour.fileName])
+            #expect(try mount.listing("inbox").contains(unified))
+            #expect(mount.pendingChanges("alice") == 0)
+            #expect(try Server.locate(letter, user: "alice") == [folder])
+            #expect(try Server.locate(inboxLetter, user: "alice") == ["INBOX"])
+        }
+    }
+
+    @Test("cp of a message into a folder APPENDs it with \\Seen (drafts/: \\Draft too) under its generated name",
+          arguments: ["custom", "Drafts"])
+    func cpAppends(mailbox kind: String) async throws {
+        try await SharedServers.shared {
+            let mailbox = kind == "custom" ? Server.unique("Cp") : kind
+            let directory = "alice/" + (kind == "custom" ? mailbox : "drafts")
+            if kind == "custom" { try Server.createMailbox("alice", mailbox) }
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.start()
+            #expect(try mount.waitForIdle("alice"))
+            #expect(try mount.waitForDirectory(directory))
+            let letter = Letter("Copied in")
+            let note = try mount.draft("note.eml", letter.raw)
+
+            let cp = try mount.sh("cp '\(note)' '\(directory)/'")
+            #expect(cp.status == 0, "\(cp.output)")
+            #expect(try mount.waitForFiles([letter.fileName], in: directory, seconds: 15), "\((try? mount.listing(directory)) ?? [])")
+            #expect(try !mount.listing(directory).contains("note.eml"))
+            #expect(try Poll.until(seconds: 15) { try Server.message(letter, user: "alice", mailbox: mailbox) != nil },
+                    "\(mount.text("alice/.log"))")
+            let flags = try Server.message(letter, user: "alice", mailbox: mailbox)?.flags ?? []
+            #expect(flags.contains("\\Seen"), "\(flags)")
+            #expect(flags.contains("\\Draft") == (kind == "Drafts"), "\(flags)")
+            #expect(try Server.locate(letter, user: "alice") == [mailbox], "appended once")
+            #expect(try mount.sh("cat '\(directory)/\(letter.fileName)'").output.contains("write-back test"))
+        }
+    }
+
+    @Test("cp of a file that is not a message into a folder fails with EINVAL, appends nothing, says why in .log",
+          arguments: ["empty.eml", "garbage.eml"])
+    func cpRefusesNonMessages(name: String) async throws {
+        try await SharedServers.shared {
+            let folder = Server.unique("Cp-refused")
+            try Server.createMailbox("alice", folder)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            try mount.start()
+            #expect(try mount.waitForIdle("alice"))
+            #expect(try mount.waitForDirectory("alice/\(folder)"))
+            let file = try mount.invalidDraft(name)
+            let cp = try mount.sh("cp '\(file)' 'alice/\(folder)/'")
+            #expect(cp.status != 0 && cp.output.contains("Invalid argument"), "\(cp.output)")
+            #expect(try mount.listing("alice/\(folder)").isEmpty)
+            #expect(mount.text("alice/.log").contains(name), "\(mount.text("alice/.log"))")
+            #expect(mount.pendingChanges("alice") == 0)
+            #expect(try Server.count("alice", folder) == 0)
+        }
+    }
+
+    @Test(".status has pending_changes and change_error right after outbox_error")
+    func statusKeys() async throws {
+        try await SharedServers.shared {
+            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "bob")])
+            try mount.start()
+            #expect(try mount.waitForIdle("bob"))
+            let lines = mount.text("bob/.status").split(separator: "\n").map(String.init)
+            let index = try #require(lines.firstIndex { $0.hasPrefix("outbox_error: ") }, "\(lines)")
+            #expect(lines.dropFirst(index + 1).prefix(2) == ["pending_changes: 0", "change_error: none"], "\(lines)")
+        }
+    }
+
+    @Test("a move the server refuses (target deleted by another client) is retried after N, 3N, 9N s, then reverted with the reason")
+    func refusedMoveIsReverted() async throws {
+        try await SharedServers.shared {
+            let (source, target) = (Server.unique("Refused-from"), Server.unique("Refused-to"))
+            let letter = Letter("Refused move")
+            try Server.createMailbox("alice", source, target)
+            try Server.append([letter], user: "alice", mailbox: source)
+            let mount = try MountedMailfs.writeBack([WriteBackAccount(retryDelaySeconds: 1)])
+            try mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try mount.waitForDirectory("alice/\(target)"))
+            #expect(try Server.seed(["delete-mailbox", "--user", "alice", target]).status == 0)
+
+            let moved = Date()
+            let mv = try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
+            #expect(mv.status == 0, "accepted locally: \(mv.output)")
+            #expect(try Poll.until(seconds: 60) { try mount.listing("alice/\(source)") == [letter.fileName] },
+                    "back in its folder: \(mount.text("alice/.log"))")
+            #expect(Date().timeIntervalSince(moved) >= 12, "retried after 1, 3 and 9 s first")
+            let error = mount.status("change_error", of: "alice") ?? ""
+            #expect(error != "none" && (error.contains(target) || error.contains(letter.subject)), "change_error: \(error)")
+            #expect(mount.text("alice/.log").contains(target), "\(mount.text("alice/.log"))")
+            #expect(mount.pendingChanges("alice") == 0)
+            #expect(try Server.locate(letter, user: "alice") == [source])
+        }
+    }
+}

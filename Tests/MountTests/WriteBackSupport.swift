@@ -1,0 +1,243 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One account of the test Dovecot in the config of a write-back mount (IMAP only).
+struct WriteBackAccount {
+    /// The account's name and the test servers' user (alice, bob, carol, gmail).
+    var user = "alice"
+    /// nil: the main Dovecot's IMAPS port; `WriteBack.noMovePort` for the server without MOVE.
+    var imapPort: Int?
+    var deleteGuard: Int?
+    var retryDelaySeconds: Int?
+
+    var toml: String {
+        get throws {
+            let prefix = user.uppercased()
+            var lines = [
+                "[accounts.\(user)]",
+                "address = \"\(try SyncedMountTests.env("\(prefix)_EMAIL"))\"",
+                "username = \"\(user)\"",
+                "password_command = \"printenv MAILFS_TEST_\(prefix)_PASSWORD\"",
+                "ca_file = \"\(try SyncedMountTests.env("CA_FILE"))\"",
+            ]
+            if user == "gmail" { lines.append("provider = \"gmail\"") }
+            if let deleteGuard { lines.append("delete_guard = \(deleteGuard)") }
+            if let retryDelaySeconds { lines.append("retry_delay_seconds = \(retryDelaySeconds)") }
+            lines += ["", "[accounts.\(user).imap]", "host = \"127.0.0.1\"",
+                      "port = \(try imapPort ?? OutboxServers.port("IMAPS_PORT"))", ""]
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+/// A message a write-back test puts on the server: unique subject and Message-ID, and the
+/// stable name it gets in every directory of the mount.
+struct Letter: Hashable {
+    let subject: String
+    let messageID: String
+
+    init(_ prefix: String) {
+        let unique = UUID().uuidString.prefix(8).lowercased()
+        subject = "\(prefix) \(unique)"
+        messageID = "<wb-\(UUID().uuidString.lowercased())@example.test>"
+    }
+
+    static func many(_ prefix: String, _ count: Int) -> [Letter] {
+        (0..<count).map { Letter("\(prefix) " + String(format: "%04d", $0)) }
+    }
+
+    var fileName: String { "2026-11-21 1200 Ann - \(subject).eml" }
+
+    var raw: String {
+        "From: Ann <ann@example.test>\r\nTo: alice@example.test\r\nSubject: \(subject)\r\n"
+            + "Date: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: \(messageID)\r\n\r\nwrite-back test\r\n"
+    }
+}
+
+/// A message as `seed.py list` shows it.
+struct ServerMessage {
+    var uid: Int
+    var flags: Set<String>
+    var messageID: String
+    var subject: String
+}
+
+/// The server side of the write-back tests: "a second client" (seed.py) that seeds folders
+/// and checks what the mount did, and the no-MOVE Dovecot's record of what clients sent.
+enum WriteBack {
+    static func unique(_ prefix: String) -> String {
+        "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    static func seed(_ arguments: [String]) throws -> Shell.Result {
+        try SyncedMountTests.seed(arguments)
+    }
+
+    static var noMovePort: Int {
+        get throws { try OutboxServers.port("IMAPS_NOMOVE_PORT") }
+    }
+
+    static func createMailbox(_ user: String, _ names: String...) throws {
+        let result = try seed(["create-mailbox", "--user", user] + names)
+        #expect(result.status == 0, "create-mailbox \(names): \(result.output)")
+    }
+
+    /// Appends the letters to `mailbox` in one IMAP session (seed.py append DIR).
+    static func append(_ letters: [Letter], user: String, mailbox: String, flags: String? = nil) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wb-seed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (index, letter) in letters.enumerated() {
+            try letter.raw.write(to: dir.appendingPathComponent(String(format: "%06d.eml", index)),
+                                 atomically: false, encoding: .utf8)
+        }
+        let result = try seed(["append", "--user", user, "--mailbox", mailbox] + (flags.map { ["--flags", $0] } ?? [])
+                              + [dir.path])
+        #expect(result.status == 0, "append to \(mailbox): \(result.output)")
+    }
+
+    /// The messages of a mailbox; nil when the mailbox does not exist (or the server is down).
+    static func list(_ user: String, _ mailbox: String) throws -> [ServerMessage]? {
+        let result = try seed(["list", "--user", user, "--mailbox", mailbox])
+        guard result.status == 0 else { return nil }
+        return result.lines.compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 4, let uid = Int(fields[0]) else { return nil }
+            return ServerMessage(uid: uid, flags: Set(fields[1].split(separator: " ").map(String.init)),
+                                 messageID: fields[2], subject: fields[3])
+        }
+    }
+
+    /// The message of a mailbox with that Message-ID (the first, if the mailbox has several).
+    static func message(_ letter: Letter, user: String, mailbox: String) throws -> ServerMessage? {
+        try list(user, mailbox)?.first { $0.messageID == letter.messageID }
+    }
+
+    /// Every mailbox of the account that holds the letter, once per copy, sorted.
+    static func locate(_ letter: Letter, user: String) throws -> [String] {
+        let result = try seed(["locate", "--user", user, "--message-id", letter.messageID])
+        #expect(result.status == 0, "locate: \(result.output)")
+        return result.lines.compactMap { $0.split(separator: "\t").first.map(String.init) }.sorted()
+    }
+
+    /// Where the letter is, for failure messages (never throws).
+    static func places(_ letter: Letter, user: String) -> String {
+        (try? locate(letter, user: user)).map { "\($0)" } ?? "(locate failed)"
+    }
+
+    /// How many messages the mailbox has, for failure messages (never throws).
+    static func describeCount(_ user: String, _ mailbox: String) -> String {
+        (try? count(user, mailbox)).flatMap { $0 }.map(String.init) ?? "(no count)"
+    }
+
+    /// How many messages the mailbox has; nil when it does not exist.
+    static func count(_ user: String, _ mailbox: String) throws -> Int? {
+        let result = try seed(["count", "--user", user, "--mailbox", mailbox])
+        return result.status == 0 ? Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+    }
+
+    static func exists(_ user: String, _ mailbox: String) throws -> Bool {
+        try count(user, mailbox) != nil
+    }
+
+    /// How many copies of each letter each of `mailboxes` holds: [Message-ID: [mailbox]].
+    static func census(_ user: String, _ mailboxes: [String]) throws -> [String: [String]] {
+        var places: [String: [String]] = [:]
+        for mailbox in mailboxes {
+            for message in try list(user, mailbox) ?? [] { places[message.messageID, default: []].append(mailbox) }
+        }
+        return places
+    }
+
+    /// Waits until the letter is exactly in `mailboxes` (sorted, one entry per copy).
+    static func waitUntil(_ letter: Letter, user: String, isIn mailboxes: [String], seconds: Double = 30) throws -> Bool {
+        try Poll.until(seconds: seconds) { try locate(letter, user: user) == mailboxes.sorted() }
+    }
+
+    /// `ctl.sh STATE stop|start|kill dovecot` (the main instance); its exit status.
+    @discardableResult
+    static func dovecot(_ action: String) throws -> Int32 {
+        try ChildProcess("/bin/bash", [try SyncedMountTests.env("CTL"), try SyncedMountTests.env("STATE_DIR"),
+                                       action, "dovecot"], captureOutput: false).wait()
+    }
+
+    /// The commands clients sent to the no-MOVE Dovecot as `user` (rawlog-nomove/*.in), one
+    /// list per session, each command as its words after the tag, upper-cased:
+    /// ["UID", "COPY", "7", "\"B\""]. Dovecot writes a session's log out when it ends.
+    static func noMoveSessions(_ user: String) throws -> [[[String]]] {
+        let dir = URL(fileURLWithPath: try SyncedMountTests.env("MAIL_DIR"))
+            .appendingPathComponent(user).appendingPathComponent("rawlog-nomove")
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".in") }.sorted().map { name in
+            let data = (try? Data(contentsOf: dir.appendingPathComponent(name))) ?? Data()
+            return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
+                // "1795493347.441829 TAG COMMAND ARGS…", CRLF-terminated (one Character: isNewline)
+                let words = line.split(separator: " ").map { $0.uppercased() }
+                return words.count >= 3 && Double(words[0]) != nil ? Array(words.dropFirst(2)) : nil
+            }
+        }
+    }
+}
+
+extension MountedMailfs {
+    /// A mount (not started) of `accounts`.
+    static func writeBack(_ accounts: [WriteBackAccount]) throws -> MountedMailfs {
+        let mount = try MountedMailfs()
+        try mount.configure(accounts)
+        return mount
+    }
+
+    func configure(_ accounts: [WriteBackAccount]) throws {
+        try writeConfig(accounts.map { try $0.toml }.joined(separator: "\n"))
+    }
+
+    /// `ls -A DIR` (nothing when the directory is missing).
+    func listing(_ relative: String) throws -> [String] {
+        let result = try sh("ls -A '\(relative)' 2>/dev/null")
+        return result.status == 0 ? result.lines : []
+    }
+
+    /// Waits until every name is listed in the directory.
+    func waitForFiles(_ names: [String], in relative: String, seconds: Double = 60) throws -> Bool {
+        try Poll.until(seconds: seconds) { Set(try listing(relative)).isSuperset(of: names) }
+    }
+
+    /// Waits until the directory exists (a folder the first sync brings).
+    func waitForDirectory(_ relative: String, seconds: Double = 30) throws -> Bool {
+        try Poll.until(seconds: seconds) { try sh("test -d '\(relative)'").status == 0 }
+    }
+
+    /// Starts the mount and waits until the account's first sync is done and every letter is
+    /// listed where it is expected: [directory: letters].
+    func startAndWait(for expected: [String: [Letter]], account: String = "alice") throws {
+        try start()
+        #expect(try waitForIdle(account), "\(text("\(account)/.status"))")
+        for (directory, letters) in expected {
+            #expect(try waitForFiles(letters.map(\.fileName), in: directory),
+                    "\(directory) lists \((try? listing(directory))?.count ?? -1) of \(letters.count): \(text("\(account)/.log"))")
+        }
+    }
+
+    /// The value of `key:` in the account's `.status`; nil when the key is missing.
+    func status(_ key: String, of account: String) -> String? {
+        for line in text("\(account)/.status").split(separator: "\n") where line.hasPrefix("\(key): ") {
+            return String(line.dropFirst(key.count + 2))
+        }
+        return nil
+    }
+
+    /// `pending_changes` of the account's `.status` as a number (nil: missing key).
+    func pendingChanges(_ account: String) -> Int? {
+        status("pending_changes", of: account).flatMap { Int($0) }
+    }
+
+    /// Waits until the account has no change left to apply on the server.
+    func waitForApplied(_ account: String, seconds: Double = 30) throws -> Bool {
+        try Poll.until(seconds: seconds) { pendingChanges(account) == 0 }
+    }
+
+    /// The inode number of a file of the mount.
+    func inode(_ relative: String) throws -> String {
+        try sh("stat -c %i '\(relative)'").output
+    }
+}
