@@ -382,7 +382,10 @@ struct WriteBackMountTests {
         }
     }
 
-    @Test("cp of a file that is not a message into a folder fails with EINVAL, appends nothing, says why in .log",
+    /// An empty file cannot be refused at close(): a shell's `cat > f <<EOF` closes the
+    /// still-empty first descriptor before writing. It is dropped at release, with a line
+    /// in .log; anything written that is not a message fails at close().
+    @Test("cp of a file that is not a message into a folder appends nothing and says why in .log; non-empty ones fail with EINVAL",
           arguments: ["empty.eml", "garbage.eml"])
     func cpRefusesNonMessages(name: String) async throws {
         try await SharedServers.shared {
@@ -394,9 +397,11 @@ struct WriteBackMountTests {
             #expect(try mount.waitForDirectory("alice/\(folder)"))
             let file = try mount.invalidDraft(name)
             let cp = try mount.sh("cp '\(file)' 'alice/\(folder)/'")
-            #expect(cp.status != 0 && cp.output.contains("Invalid argument"), "\(cp.output)")
+            if name != "empty.eml" {
+                #expect(cp.status != 0 && cp.output.contains("Invalid argument"), "\(cp.output)")
+            }
             #expect(try mount.listing("alice/\(folder)").isEmpty)
-            #expect(mount.text("alice/.log").contains(name), "\(mount.text("alice/.log"))")
+            #expect(try Poll.until(seconds: 5) { mount.text("alice/.log").contains(name) }, "\(mount.text("alice/.log"))")
             #expect(mount.pendingChanges("alice") == 0)
             #expect(try Server.count("alice", folder) == 0)
         }

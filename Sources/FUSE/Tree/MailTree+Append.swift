@@ -16,6 +16,8 @@ extension MailTree {
     }
 
     func writeNewMessage(handle: UInt64, offset: UInt64, data: UnsafeRawBufferPointer) throws(FSError) -> Int {
+        // Already journaled through another descriptor: a message is not edited in place.
+        guard case .appending? = files.file(handle) else { throw FSError(EBADF) }
         var accepted = true
         files.update(handle) { file in
             guard case .appending(let folderId, let accountId, let name, var bytes) = file else { return }
@@ -29,15 +31,17 @@ extension MailTree {
         return data.count
     }
 
-    /// close(2): the message is checked and journaled; a refused file fails close() with
-    /// EINVAL and the reason in `.log`. A file closed twice (dup) is journaled once.
+    /// close(2) of a file with content: the message is checked and journaled; a refused
+    /// file fails close() with EINVAL and the reason in `.log`. A file closed twice (dup)
+    /// is journaled once. An empty one is left to release (a shell closes its first
+    /// descriptor before writing).
     func flushNewMessage(handle: UInt64, parent folderId: Int64, accountId: Int64, name: String, data: [UInt8]) throws(FSError) {
-        files.update(handle) { $0 = .appending(folderId: folderId, accountId: accountId, name: name, data: []) }
-        guard !data.isEmpty || name.isEmpty == false else { return }
+        files.update(handle) { $0 = .appended(folderId: folderId, name: name) }
         let folder = try storeCall { try store.folder(id: folderId) }
         switch AppendedMessage.check(data, uniqueToken: UUID().uuidString.lowercased()) {
         case .failure(let reason):
             activityLog(accountId, "\(name) refused: \(reason)", level: "error")
+            files.update(handle) { $0 = .appending(folderId: folderId, accountId: accountId, name: name, data: []) }
             throw FSError(EINVAL)
         case .success(let message):
             let flags = MessageFlags(seen: true, draft: folder?.type == .drafts)

@@ -18,8 +18,11 @@ extension MailTree {
             }
             return outboxAttributes(item)
         case .newMessage(let handle):
-            guard case .appending(_, _, _, let data)? = files.file(UInt64(handle)) else { throw FSError(ENOENT) }
-            return newMessageAttributes(handle: handle, size: data.count)
+            switch files.file(UInt64(handle)) {
+            case .appending(_, _, _, let data)?: return newMessageAttributes(handle: handle, size: data.count)
+            case .appended?: return newMessageAttributes(handle: handle, size: 0)
+            default: throw FSError(ENOENT)
+            }
         case .rootStatus, .accountStatus, .accountLog:
             return generatedFileAttributes(node)
         case .accountControl(let id):

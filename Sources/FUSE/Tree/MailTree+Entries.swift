@@ -67,7 +67,8 @@ extension MailTree {
             DirectoryEntry(name: ".control", attributes: controlAttributes(accountId)),
         ]
         let folders = try store.folders(accountId: accountId)
-        for folder in folders where !folder.path.contains("/") {
+        // A folder whose rmdir is not yet applied on the server is gone from the tree already.
+        for folder in folders where !folder.path.contains("/") && folder.localState != "deleting" {
             guard let id = folder.id else { continue }
             entries.append(DirectoryEntry(name: folder.path, attributes: directoryAttributes(.folder(id))))
         }
@@ -86,7 +87,8 @@ extension MailTree {
         guard let folder = try store.folder(id: folderId) else { throw FSError(ENOENT) }
         let prefix = folder.path + "/"
         var entries: [DirectoryEntry] = []
-        for child in try store.folders(accountId: folder.accountId) where child.path.hasPrefix(prefix) {
+        for child in try store.folders(accountId: folder.accountId)
+        where child.path.hasPrefix(prefix) && child.localState != "deleting" {
             let rest = child.path.dropFirst(prefix.count)
             guard !rest.contains("/"), let id = child.id else { continue }
             entries.append(DirectoryEntry(name: String(rest), attributes: directoryAttributes(.folder(id))))

@@ -56,7 +56,10 @@ extension MailTree {
         switch files.close(handle) {
         case .disk(let fd, _)?: close(fd)
         case .outgoing(let id, _)?: releaseOutgoing(itemId: id)
-        case .appending(let folderId, _, let name, _)?:
+        case .appending(let folderId, let accountId, let name, let data)?:
+            if data.isEmpty { activityLog(accountId, "\(name): empty file, nothing added") }
+            invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
+        case .appended(let folderId, let name)?:
             // The name the writer used was never a file of the store: forget its dentry.
             invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         default: break

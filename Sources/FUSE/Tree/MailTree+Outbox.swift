@@ -45,7 +45,7 @@ extension MailTree {
                 throw FSError(EFBIG)
             }
             return data.count
-        case .appending?:
+        case .appending?, .appended?:
             return try writeNewMessage(handle: handle, offset: offset, data: data)
         default:
             throw FSError(EBADF)

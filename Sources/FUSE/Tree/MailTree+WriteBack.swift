@@ -28,10 +28,7 @@ extension MailTree {
         if case .outbox(let accountId)? = Node(inode: parent) {
             return try renameOutbox(accountId: accountId, parent: parent, name: name, newParent: newParent, newName: newName)
         }
-        guard let entry = try listing(of: parent).entry(named: name), let node = Node(inode: entry.attributes.inode) else {
-            throw FSError(ENOENT)
-        }
-        switch node {
+        switch try node(named: name, in: parent) {
         case .message(let emailId):
             try moveMessage(emailId, name: name, from: parent, to: newParent, newName: newName)
         case .folder(let folderId):
@@ -140,10 +137,35 @@ extension MailTree {
 
     /// The message listed under `name` in a directory, and its account.
     func messageNamed(_ name: String, in parent: Inode) throws(FSError) -> (Int64, Int64) {
-        guard let entry = try listing(of: parent).entry(named: name),
-              case .message(let emailId)? = Node(inode: entry.attributes.inode),
+        guard case .message(let emailId) = try node(named: name, in: parent),
               let message = try storeCall({ try store.message(id: emailId) }) else { throw FSError(ENOENT) }
         return (emailId, message.accountId)
+    }
+
+    /// What `name` is in a directory: in a folder, resolved by indexed lookups (a bulk rm
+    /// or mv must not rebuild a listing of thousands per file); elsewhere, from the listing.
+    func node(named name: String, in parent: Inode) throws(FSError) -> Node {
+        if case .folder(let folderId)? = Node(inode: parent) {
+            guard let attributes = try folderChild(named: name, in: folderId), let node = Node(inode: attributes.inode) else {
+                throw FSError(ENOENT)
+            }
+            return node
+        }
+        guard let entry = try listing(of: parent).entry(named: name), let node = Node(inode: entry.attributes.inode) else {
+            throw FSError(ENOENT)
+        }
+        return node
+    }
+
+    /// A message or subfolder of a folder by name, straight from the store.
+    func folderChild(named name: String, in folderId: Int64) throws(FSError) -> FileAttributes? {
+        if let message = try storeCall({ try store.message(named: name, inFolder: folderId) }) {
+            return messageAttributes(message)
+        }
+        guard let folder = try storeCall({ try store.folder(id: folderId) }),
+              let child = try storeCall({ try store.folder(accountId: folder.accountId, path: folder.path + "/" + name) }),
+              let id = child.id, child.localState != "deleting" else { return nil }
+        return directoryAttributes(.folder(id))
     }
 
     /// How the store should journal changes of this account.

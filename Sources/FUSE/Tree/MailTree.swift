@@ -72,6 +72,12 @@ public final class MailTree: FilesystemOperations {
     // MARK: FilesystemOperations (metadata)
 
     public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
+        // A folder whose listing was dropped by a change (rm, mv, a sync) answers from the
+        // store directly instead of rebuilding the whole listing for one name.
+        if listings.listing(parent) == nil, case .folder(let folderId)? = Node(inode: parent) {
+            guard let attributes = try folderChild(named: name, in: folderId) else { throw FSError(ENOENT) }
+            return attributes
+        }
         guard let entry = try listing(of: parent).entry(named: name) else { throw FSError(ENOENT) }
         return entry.attributes
     }

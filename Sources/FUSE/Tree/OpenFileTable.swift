@@ -15,6 +15,8 @@ enum OpenFile: Sendable {
     case outgoing(itemId: Int64, accountId: Int64)
     /// A new message written into a server folder: appended (journal) on close.
     case appending(folderId: Int64, accountId: Int64, name: String, data: [UInt8])
+    /// The same once journaled: a later close of a dup'd descriptor adds nothing.
+    case appended(folderId: Int64, name: String)
     /// `.control`: commands written, executed on close.
     case control(accountId: Int64, written: [UInt8])
 }

@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+/// A name in a directory resolved without building the directory's listing: `rm *.eml`
+/// in a folder of thousands resolves each name with one indexed lookup.
+extension MailStore {
+    /// The message listed under `fileName` in a folder (hidden moves excluded).
+    public func message(named fileName: String, inFolder folderId: Int64) throws -> MessageEntry? {
+        try pool.read { db in
+            try MessageEntry.fetchOne(db, sql: """
+                SELECT \(MessageEntry.columns) FROM email e JOIN emailFolder f ON f.emailId = e.id
+                WHERE e.accountId = (SELECT accountId FROM folder WHERE id = ?) AND e.fileName = ?
+                  AND f.folderId = ? AND \(MessageEntry.visible)
+                """, arguments: [folderId, fileName, folderId])
+        }
+    }
+}
+
+extension MailStore {
+    /// The folder at a tree path of an account.
+    public func folder(accountId: Int64, path: String) throws -> FolderRecord? {
+        try pool.read { db in
+            try FolderRecord.filter(Column("accountId") == accountId && Column("path") == path).fetchOne(db)
+        }
+    }
+}
