@@ -207,6 +207,8 @@ enum Schema {
         }
         try db.create(index: "change_on_account", on: "change", columns: ["accountId", "state", "id"])
         try db.create(index: "change_on_email", on: "change", columns: ["emailId"])
+        // The guard counts an account's deletions of the last 60 s at every rm.
+        try db.create(index: "change_deletions", on: "change", columns: ["accountId", "isDeletion", "createdAt"])
         try db.alter(table: "emailFolder") { t in
             // NULL, "leaving" (hidden: a move or deletion not yet applied) or "arriving"
             // (a placeholder association with a negative UID until the server's is known).

@@ -48,6 +48,9 @@ final class ChangeApplier: Sendable {
             while !Task.isCancelled {
                 let wait = try await applyDue(accountId: accountId).map { max($0.timeIntervalSinceNow, 0.01) } ?? 3600
                 await trigger.wait(upTo: .milliseconds(Int(wait * 1000)))
+                // `rm *.eml` records a change per file: gathering a moment turns them into
+                // a few large UID sets, and fewer transactions compete with the file operations.
+                try? await Task.sleep(for: Self.gatheringDelay)
             }
         } catch {
             activity.log.record("write-back: the journal stopped: \(error)", level: "error")
@@ -93,6 +96,8 @@ final class ChangeApplier: Sendable {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .unreachable(failures: failures)) } }
         }
     }
+
+    static let gatheringDelay = Duration.milliseconds(25)
 
     /// A change the server cannot take as it stands (its folder is gone...).
     struct Refusal: Error {
