@@ -57,6 +57,9 @@ public actor IMAPConnection {
         capabilities.contains(name.uppercased())
     }
 
+    /// Whether the socket is still open (a server restart closes idle connections).
+    public nonisolated var isOpen: Bool { channel.isActive }
+
     /// Closes the connection without LOGOUT.
     public func close() async {
         try? await channel.close()

@@ -92,3 +92,26 @@ enum ResponseCodeText {
         }
     }
 }
+
+extension IMAPError {
+    /// A failure only the user can fix (the server's certificate, STARTTLS missing, a TLS
+    /// version below 1.2, a TLS setup that cannot load): retrying cannot help, and repeated
+    /// attempts against a real provider only look like an attack.
+    public var isPermanent: Bool {
+        switch self {
+        case .startTLSNotOffered:
+            return true
+        case .tls(let reason):
+            let lower = reason.lowercased()
+            return Self.permanentTLSMarkers.contains { lower.contains($0) }
+        default:
+            return false
+        }
+    }
+
+    /// What BoringSSL and NIOSSL say when the peer, not the network, is the problem.
+    static let permanentTLSMarkers = [
+        "certificate", "hostname", "protocol_version", "unsupported_protocol", "wrong_version_number",
+        "no_protocols_available", "cannot set up tls", "cannotuseipaddressinsni",
+    ]
+}

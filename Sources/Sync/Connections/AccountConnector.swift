@@ -19,17 +19,20 @@ struct AccountConnector: Sendable {
     enum Failure: Error, CustomStringConvertible {
         case credential(String)
         case authentication(String)
+        /// The server's certificate, STARTTLS, the TLS version: for the user to fix.
+        case security(String)
         case connection(String)
 
         var description: String {
             switch self {
             case .credential(let reason): return "cannot get the secret: \(reason)"
             case .authentication(let reason): return "authentication failed: \(reason)"
-            case .connection(let reason): return reason
+            case .security(let reason), .connection(let reason): return reason
             }
         }
 
-        /// Wrong credentials are not retried: three more failed logins help no one.
+        /// Only the network is worth another try: wrong credentials or an untrusted server
+        /// stay wrong, and repeated failed logins get real accounts locked.
         var isRetryable: Bool {
             if case .connection = self { return true }
             return false
@@ -37,8 +40,10 @@ struct AccountConnector: Sendable {
     }
 
     /// Connects and authenticates, retrying connection failures after each of
-    /// `timing.retryDelays`. `phase` reports connecting/authenticating to `.status`.
-    func open(phase: @Sendable (SyncPhase) -> Void) async throws(Failure) -> IMAPConnection {
+    /// `timing.retryDelays`. `phase` reports connecting/authenticating to `.status`;
+    /// `retrying` says why an attempt failed and when the next one is.
+    func open(phase: @Sendable (SyncPhase) -> Void,
+              retrying: @Sendable (String) -> Void = { _ in }) async throws(Failure) -> IMAPConnection {
         var attempt = 0
         while true {
             do {
@@ -47,6 +52,7 @@ struct AccountConnector: Sendable {
                 let failure = error
                 guard failure.isRetryable, attempt < timing.retryDelays.count else { throw failure }
                 logger.info("connection attempt \(attempt + 1) failed: \(failure); retrying")
+                retrying("\(failure); next attempt in \(timing.retryDelays[attempt])")
                 try? await Task.sleep(for: timing.retryDelays[attempt])
                 attempt += 1
             }
@@ -64,7 +70,7 @@ struct AccountConnector: Sendable {
                 timeouts: IMAPTimeouts(connect: timing.connectTimeout, response: timing.responseTimeout),
                 logger: logger)
         } catch {
-            throw .connection(error.description)
+            throw error.isPermanent ? .security(error.description) : .connection(error.description)
         }
         phase(.authenticating)
         do {

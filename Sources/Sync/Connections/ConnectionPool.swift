@@ -19,27 +19,49 @@ final class ConnectionPool: Sendable {
     }
 
     /// Runs `body` with a connection: an idle one when there is one, else a new one from
-    /// `open`. A connection whose operation failed is closed, never reused.
+    /// `open`. A connection whose operation failed is closed, never reused. Idle ones the
+    /// server closed meanwhile (a restart) are dropped; if a reused one dies under `body`,
+    /// `body` runs once more on a fresh connection (what the pool runs is idempotent:
+    /// syncs, downloads, journal batches that check the server first).
     func withConnection<T: Sendable>(
         open: @Sendable () async throws -> IMAPConnection,
         _ body: @Sendable (IMAPConnection) async throws -> T
     ) async throws -> T {
         await permits.acquire()
         defer { permits.release() }
-        let connection: IMAPConnection
-        if let reused = idle.withLock({ $0.popLast() }) {
-            connection = reused
-        } else {
-            await global.acquire()
-            do {
-                connection = try await open()
-            } catch {
-                global.release()
-                throw error
-            }
-        }
         active.withLock { $0 += 1 }
         defer { active.withLock { $0 -= 1 } }
+        if let reused = await liveIdleConnection() {
+            do {
+                return try await run(body, on: reused)
+            } catch let error as IMAPError where error.endsConnection {
+                // Fall through to a fresh connection.
+            }
+        }
+        await global.acquire()
+        let fresh: IMAPConnection
+        do {
+            fresh = try await open()
+        } catch {
+            global.release()
+            throw error
+        }
+        return try await run(body, on: fresh)
+    }
+
+    /// An idle connection whose socket is still open; closed ones give back their permit.
+    private func liveIdleConnection() async -> IMAPConnection? {
+        while let candidate = idle.withLock({ $0.popLast() }) {
+            if candidate.isOpen { return candidate }
+            await candidate.close()
+            global.release()
+        }
+        return nil
+    }
+
+    /// Runs `body`; the connection goes back to the idle list, or is closed if it failed.
+    private func run<T: Sendable>(_ body: @Sendable (IMAPConnection) async throws -> T,
+                                  on connection: IMAPConnection) async throws -> T {
         do {
             let result = try await body(connection)
             idle.withLock { $0.append(connection) }

@@ -38,8 +38,18 @@ public actor AccountSynchronizer {
             cacheLimitBytes: Int64(account.settings.cacheLimitBytes), keepsUnfiledMessages: account.provider == .gmail)
     }
 
+    /// How a sync cycle ended, for the loop that schedules the next one.
+    public enum Outcome: Sendable, Equatable {
+        case synced
+        /// The network, the server or the disk: worth trying again soon.
+        case failedTransiently
+        /// Credentials, certificates, STARTTLS: only the user can fix it.
+        case failedPermanently
+    }
+
     /// Runs one full sync cycle and reports its outcome in `.status` and `.log`.
-    public func syncOnce() async {
+    @discardableResult
+    public func syncOnce() async -> Outcome {
         let started = Date()
         activity.log.record("sync started")
         do {
@@ -58,6 +68,8 @@ public actor AccountSynchronizer {
                 state.lastError = failures.isEmpty ? nil : "\(failures.count) folders failed: " + failures.joined(separator: "; ")
             }
             activity.log.record("sync finished in \(seconds) s" + (failures.isEmpty ? "" : " with \(failures.count) failed folders"))
+            activity.update { $0.connections = pool.statusLine }
+            return .synced
         } catch {
             let reason = Self.describe(error)
             activity.update { state in
@@ -66,8 +78,15 @@ public actor AccountSynchronizer {
                 state.lastError = reason
             }
             activity.log.record("sync failed: \(reason)", level: "error")
+            activity.update { $0.connections = pool.statusLine }
+            return Self.isPermanent(error) ? .failedPermanently : .failedTransiently
         }
-        activity.update { $0.connections = pool.statusLine }
+    }
+
+    static func isPermanent(_ error: any Error) -> Bool {
+        if let failure = error as? AccountConnector.Failure { return !failure.isRetryable }
+        if let error = error as? IMAPError { return error.isPermanent }
+        return false
     }
 
     /// Sync-window retention: local copies of mail older than the window go (a smaller
@@ -108,12 +127,15 @@ public actor AccountSynchronizer {
     func openConnection() async throws -> IMAPConnection {
         let activity = self.activity
         let pool = self.pool
-        return try await connector.open { phase in
+        return try await connector.open(phase: { phase in
             activity.update { state in
                 state.phase = phase
                 state.connections = pool.statusLine
             }
-        }
+        }, retrying: { reason in
+            activity.update { $0.lastError = reason }
+            activity.log.record("connection failed: \(reason)", level: "warning")
+        })
     }
 
     func resolveAccountId() throws -> Int64 {

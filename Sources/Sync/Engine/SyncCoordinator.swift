@@ -58,7 +58,8 @@ public final class SyncCoordinator: Sendable, WriteBackService {
             let (synchronizer, trigger, sender, applier) = (entry.synchronizer, entry.trigger, entry.sender, entry.applier)
             return Task.detached {
                 let interval = synchronizer.timing.pollInterval
-                await synchronizer.syncOnce()
+                var retry = RetryBackoff()
+                var outcome = await synchronizer.syncOnce()
                 // A sync may have found the Sent folder a delivered message's copy waits for,
                 // or reached a server the journal was waiting for.
                 sender?.trigger.fire()
@@ -66,9 +67,11 @@ public final class SyncCoordinator: Sendable, WriteBackService {
                 let idle = Task { await synchronizer.idleMonitor(global: global).run() }
                 await withTaskCancellationHandler {
                     while !Task.isCancelled {
-                        await trigger.wait(upTo: interval)
+                        // A server that was down, or a full disk, is tried again within a minute.
+                        await trigger.wait(upTo: outcome == .failedTransiently ? retry.next() : interval)
                         guard !Task.isCancelled else { break }
-                        await synchronizer.syncOnce()
+                        outcome = await synchronizer.syncOnce()
+                        if outcome == .synced { retry = RetryBackoff() }
                         sender?.trigger.fire()
                         applier.trigger.fire()
                     }
@@ -124,5 +127,16 @@ public final class SyncCoordinator: Sendable, WriteBackService {
             for task in tasks { task.cancel() }
             tasks.removeAll()
         }
+    }
+}
+
+/// Waits between retries of a failed sync: 2 s, doubling to 60 s.
+struct RetryBackoff: Sendable {
+    private var current: Duration = .seconds(2)
+    static let maximum: Duration = .seconds(60)
+
+    mutating func next() -> Duration {
+        defer { current = min(current * 2, Self.maximum) }
+        return current
     }
 }
