@@ -5,10 +5,10 @@ import Logging
 import Store
 import Synchronization
 
-/// One account's send queue (FR-SYNC-07/14): strictly oldest first, retries after 30 s,
-/// 2 min and 8 min, failure after 24 h, acceptance committed before anything else, then
-/// the Sent copy. Each account has its own sender, so a dead server delays only its own
-/// account's mail.
+/// One account's send queue (FR-SYNC-07/14): strictly oldest first, acceptance committed
+/// before anything else, then the Sent copy. What each outcome does to a row (retries,
+/// failure, timeout) is `SendStateMachine`'s decision; this type transmits and logs. Each
+/// account has its own sender, so a dead server delays only its own account's mail.
 final class OutboxSender: Sendable {
     let account: AccountConfig
     let store: MailStore
