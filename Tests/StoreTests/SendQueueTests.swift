@@ -11,9 +11,9 @@ struct SendQueueTests {
     }
 
     /// A draft created and queued under `name`, as close() of a new outbox file does.
-    func queued(_ temp: TemporaryStore, _ account: Int64, _ name: String, notBefore: Date = Date()) throws -> OutboxItem {
+    func queued(_ temp: TemporaryStore, _ account: Int64, _ name: String, undoDelay: TimeInterval = 0) throws -> OutboxItem {
         let draft = try #require(try temp.store.createDraft(accountId: account, fileName: name))
-        #expect(try temp.store.enqueue(draft: draft.id, message(name), notBefore: notBefore))
+        #expect(try temp.store.enqueue(draft: draft.id, message(name), undoDelay: undoDelay))
         return try #require(try temp.store.outboxItem(id: draft.id))
     }
 
@@ -33,7 +33,7 @@ struct SendQueueTests {
     func fifo() throws {
         let temp = try TemporaryStore()
         let account = try temp.account()
-        let first = try queued(temp, account, "a.eml", notBefore: Date().addingTimeInterval(600))
+        let first = try queued(temp, account, "a.eml", undoDelay: 600)
         _ = try queued(temp, account, "b.eml")
         #expect(try temp.store.oldestQueued(accountId: account)?.id == first.id)
     }
@@ -43,25 +43,51 @@ struct SendQueueTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let item = try queued(temp, account, "hi.eml")
-        #expect(try temp.store.updateOutboxItem(id: item.id, from: [.queued], to: .sending))
-        try temp.store.markAccepted(id: item.id, note: "not delivered to carol@example.org: 550")
+        #expect(try temp.store.transition(send: item.id, .claim) != .ignore)
+        try temp.store.transition(send: item.id, .accepted(note: "not delivered to carol@example.org: 550"))
         #expect(try temp.store.outboxItems(accountId: account).isEmpty)
         #expect(try temp.store.acceptedItems(accountId: account).map(\.id) == [item.id])
+        #expect(try temp.store.outboxItem(id: item.id)?.lastError == "not delivered to carol@example.org: 550")
         #expect(try temp.store.createDraft(accountId: account, fileName: "hi.eml") != nil)
-        #expect(try temp.store.removeOutboxItem(id: item.id, ifIn: [.accepted]))
+        #expect(try temp.store.transition(send: item.id, .filed) == .remove)
+        #expect(try temp.store.outboxItem(id: item.id) == nil)
     }
 
-    @Test("rm cannot discard a message being sent; a state change guards against races")
+    @Test("rm cannot discard a message being sent; events that do not apply change nothing")
     func guards() throws {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let item = try queued(temp, account, "hi.eml")
-        #expect(try temp.store.updateOutboxItem(id: item.id, from: [.queued], to: .sending))
-        #expect(try !temp.store.removeOutboxItem(id: item.id, ifIn: [.draft, .queued, .failed]))
-        #expect(try !temp.store.updateOutboxItem(id: item.id, from: [.failed], to: .queued))
-        #expect(try temp.store.updateOutboxItem(id: item.id, from: [.sending], to: .failed, error: .some("550 no such user")))
+        #expect(try temp.store.transition(send: item.id, .claim) != .ignore)
+        #expect(try temp.store.transition(send: item.id, .discard) == .refuse)
+        #expect(try temp.store.transition(send: item.id, .retry) == .ignore)
+        #expect(try temp.store.outboxItem(id: item.id)?.state == .sending)
+        try temp.store.transition(send: item.id, .permanent("550 no such user"))
         #expect(try temp.store.outboxItem(id: item.id)?.lastError == "550 no such user")
         #expect(try temp.store.outboxCounts(accountId: account) == (0, 0, 1))
+        #expect(try temp.store.transition(send: item.id, .discard) == .remove)
+        #expect(try temp.store.transition(send: item.id, .discard) == .ignore)
+    }
+
+    @Test("a transient failure writes the retry; touch of a failed message gives it a fresh budget")
+    func retryAndTouch() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let item = try queued(temp, account, "hi.eml")
+        let now = Date()
+        try temp.store.transition(send: item.id, .claim, now: now)
+        try temp.store.transition(send: item.id, .transient("421 busy"), now: now)
+        let waiting = try #require(try temp.store.outboxItem(id: item.id))
+        #expect(waiting.state == .queued && waiting.attempts == 1 && waiting.lastError == "421 busy")
+        #expect(abs(waiting.notBefore.timeIntervalSince(now) - 30) < 0.01)
+        try temp.store.transition(send: item.id, .claim, now: waiting.notBefore)
+        try temp.store.transition(send: item.id, .permanent("554 rejected"))
+        let later = now.addingTimeInterval(3600)
+        #expect(try temp.store.transition(send: item.id, .retry, now: later)
+                == .update(state: .queued, attempts: 0, notBefore: later, error: nil, createdAt: later))
+        let touched = try #require(try temp.store.outboxItem(id: item.id))
+        #expect(touched.state == .queued && touched.attempts == 0 && touched.lastError == nil)
+        #expect(abs(touched.createdAt.timeIntervalSince(later)) < 0.01)
     }
 
     @Test("after a crash: sending is queued again, drafts are dropped, queued messages stay")
@@ -71,11 +97,11 @@ struct SendQueueTests {
         let sending = try queued(temp, account, "a.eml")
         let waiting = try queued(temp, account, "b.eml")
         _ = try temp.store.createDraft(accountId: account, fileName: "c.eml")
-        #expect(try temp.store.updateOutboxItem(id: sending.id, from: [.queued], to: .sending))
+        #expect(try temp.store.transition(send: sending.id, .claim) != .ignore)
         // A new process opens the same store.
         let reopened = try MailStore(directory: temp.directory)
         try reopened.removeDrafts()
-        #expect(try reopened.requeueInterrupted(accountId: account) == 1)
+        #expect(try reopened.recoverInterruptedSends(accountId: account, machine: SendStateMachine()) == 1)
         let items = try reopened.outboxItems(accountId: account)
         #expect(items.map(\.fileName) == ["a.eml", "b.eml"] && items.allSatisfy { $0.state == .queued })
         #expect(items.last?.id == waiting.id)

@@ -33,7 +33,7 @@ struct SendingTests {
         let draft = try #require(try harness.store.createDraft(accountId: accountId, fileName: "\(subject).eml"))
         _ = try harness.store.enqueue(draft: draft.id, OutgoingMessage(
             fileName: draft.fileName, data: prepared.data, envelopeFrom: prepared.envelopeFrom,
-            recipients: prepared.recipients), notBefore: Date())
+            recipients: prepared.recipients), undoDelay: 0)
         let sender = try #require(harness.coordinator.accounts[account]?.sender)
         _ = await sender.sendDue(accountId: accountId)
         return try harness.store.outboxItem(id: draft.id)
@@ -144,7 +144,7 @@ struct SendingTests {
             #expect(first.state == .failed, "a second refusal is final: \(harness.log("oauth"))")
             let calls = try String(contentsOf: dir.appendingPathComponent("calls"), encoding: .utf8)
             #expect(calls.split(separator: "\n").count == 2, "the token command ran again once")
-            #expect(try harness.store.updateOutboxItem(id: first.id, from: [.failed], to: .queued, attempts: 0, notBefore: Date()))
+            #expect(try harness.store.transition(send: first.id, .retry) != .ignore)
             let sender = try #require(harness.coordinator.accounts["oauth"]?.sender)
             _ = await sender.sendDue(accountId: first.accountId)
             #expect(try Self.delivered(subject, to: "bob") == 1, "\(harness.log("oauth"))")
@@ -176,7 +176,7 @@ struct SendingTests {
             let dayAgo = Date().addingTimeInterval(-25 * 3600)
             _ = try harness.store.enqueue(draft: draft.id, OutgoingMessage(
                 fileName: "old.eml", data: Array("To: bob@example.test\r\n\r\nold\r\n".utf8),
-                envelopeFrom: "alice@example.test", recipients: ["bob@example.test"]), notBefore: dayAgo, now: dayAgo)
+                envelopeFrom: "alice@example.test", recipients: ["bob@example.test"]), undoDelay: 0, now: dayAgo)
             let sender = try #require(harness.coordinator.accounts["work"]?.sender)
             _ = await sender.sendDue(accountId: accountId)
             let item = try #require(try harness.store.outboxItem(id: draft.id))

@@ -77,9 +77,8 @@ extension MailTree {
     /// leaves no trace; an editor's temporary file stays until renamed or removed.
     func releaseOutgoing(itemId id: Int64) {
         drafts.end(id)
-        guard let item = try? store.outboxItem(id: id), item.state == .draft,
-              !Self.isTemporaryName(item.fileName) else { return }
-        _ = try? store.removeOutboxItem(id: id, ifIn: [.draft])
+        guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
+        _ = try? store.transition(send: id, .abandon)
     }
 
     /// Checks `bytes` and commits them to the queue, or removes the draft and fails with
@@ -90,7 +89,7 @@ extension MailTree {
         let token = "\(UInt64(now.timeIntervalSince1970 * 1000)).\(UUID().uuidString.lowercased())"
         switch OutgoingPreparer.prepare(bytes, policy: policy.outgoing, now: now, uniqueToken: token) {
         case .failure(let rejection):
-            if !keepingDraft { _ = try? store.removeOutboxItem(id: item.id, ifIn: [.draft]) }
+            if !keepingDraft { _ = try? store.transition(send: item.id, .abandon) }
             listings.forget(Node.outbox(accountId).inode)
             report(accountId, "\(item.fileName) refused: \(rejection.reason)", level: "error")
             if case .tooLarge = rejection { throw FSError(EFBIG) }
@@ -99,7 +98,7 @@ extension MailTree {
             let message = OutgoingMessage(fileName: item.fileName, data: prepared.data,
                                           envelopeFrom: prepared.envelopeFrom, recipients: prepared.recipients)
             let queued = try storeCall {
-                try store.enqueue(draft: item.id, message, notBefore: now.addingTimeInterval(policy.undoDelay), now: now)
+                try store.enqueue(draft: item.id, message, undoDelay: policy.undoDelay, now: now)
             }
             guard queued else { throw FSError(ENOENT) }
             report(accountId, "\(item.fileName) queued for \(prepared.recipients.count) recipient(s)"

@@ -7,8 +7,10 @@ extension MailTree {
     /// cancels the send); one being transmitted is EBUSY.
     func unlinkOutbox(accountId: Int64, parent: Inode, name: String) throws(FSError) {
         let item = try outboxItem(named: name, parent: parent)
-        guard try storeCall({ try store.removeOutboxItem(id: item.id, ifIn: [.draft, .queued, .failed]) }) else {
-            throw FSError(item.state == .sending ? EBUSY : ENOENT)
+        switch try storeCall({ try store.transition(send: item.id, .discard) }) {
+        case .remove: break
+        case .refuse: throw FSError(EBUSY)
+        default: throw FSError(ENOENT)
         }
         drafts.end(item.id)
         listings.forget(parent)
@@ -45,12 +47,7 @@ extension MailTree {
         if let size {
             guard size <= UInt64(OutboxDrafts.maxSize), drafts.truncate(id, to: Int(size)) else { throw FSError(EPERM) }
         }
-        if modified != nil, item.state == .failed {
-            let now = Date()
-            _ = try storeCall {
-                try store.updateOutboxItem(id: id, from: [.failed], to: .queued, attempts: 0, notBefore: now,
-                                           error: .some(nil), createdAt: now)
-            }
+        if modified != nil, case .update = try storeCall({ try store.transition(send: id, .retry) }) {
             report(item.accountId, "\(item.fileName) queued again")
             outboxService.withLock { $0 }?.queueChanged(accountId: item.accountId)
         }

@@ -5,16 +5,18 @@ import Logging
 import Store
 import Synchronization
 
-/// One account's send queue (FR-SYNC-07/14): strictly oldest first, retries after 30 s,
-/// 2 min and 8 min, failure after 24 h, acceptance committed before anything else, then
-/// the Sent copy. Each account has its own sender, so a dead server delays only its own
-/// account's mail.
+/// One account's send queue (FR-SYNC-07/14): strictly oldest first, acceptance committed
+/// before anything else, then the Sent copy. What each outcome does to a row (retries,
+/// failure, timeout) is `SendStateMachine`'s decision; this type transmits and logs. Each
+/// account has its own sender, so a dead server delays only its own account's mail.
 final class OutboxSender: Sendable {
     let account: AccountConfig
     let store: MailStore
     let activity: AccountActivity
     let timing: SyncTiming
     let transmitter: SMTPTransmitter
+    /// Every state change of this account's queue: retry delays and the age limit from `timing`.
+    let machine: SendStateMachine
     let sentCopies: SentCopyAppender?
     let trigger = SyncTrigger()
     /// The SIZE the server advertised at the last send: files over it are refused at close().
@@ -30,6 +32,7 @@ final class OutboxSender: Sendable {
         self.sentCopies = sentCopies
         self.logger = logger
         transmitter = SMTPTransmitter(account: account, endpoint: endpoint, timing: timing, logger: logger)
+        machine = SendStateMachine(retryDelays: timing.sendRetryDelays.map(\.seconds), maxQueueAge: timing.maxQueueAge.seconds)
     }
 
     /// Runs until cancelled: sends what is due, then sleeps until the next message is due
@@ -37,7 +40,7 @@ final class OutboxSender: Sendable {
     func run() async {
         do {
             let accountId = try store.ensureAccount(name: account.name, address: account.address, isOffline: false).id ?? -1
-            let requeued = try store.requeueInterrupted(accountId: accountId)
+            let requeued = try store.recoverInterruptedSends(accountId: accountId, machine: machine)
             if requeued > 0 { activity.log.record("outbox: \(requeued) message(s) interrupted mid-send queued again") }
             while !Task.isCancelled {
                 let nextDue = await sendDue(accountId: accountId)
@@ -61,17 +64,19 @@ final class OutboxSender: Sendable {
     private func sendQueued(accountId: Int64) async -> Date? {
         do {
             while let head = try store.oldestQueued(accountId: accountId) {
-                if Date().timeIntervalSince(head.createdAt) > timing.maxQueueAge.seconds {
-                    try fail(head, "send timeout: queued for more than \(Int(timing.maxQueueAge.seconds / 3600)) hours")
-                    continue
+                let now = Date()
+                switch try store.transition(send: head.id, .claim, machine: machine, now: now) {
+                case .wait(let until):
+                    return until
+                case .update(state: .sending, _, _, _, _):
+                    if let retryAt = try await transmit(head) { return retryAt }
+                case let decision:
+                    _ = record(head, decision, now: now)
                 }
-                guard head.notBefore <= Date() else { return head.notBefore }
-                guard try store.updateOutboxItem(id: head.id, from: [.queued], to: .sending) else { continue }
-                if let retryAt = try await transmit(head) { return retryAt }
             }
         } catch {
             activity.log.record("outbox: store error: \(error)", level: "error")
-            return Date().addingTimeInterval(timing.sendRetryDelays.first?.seconds ?? 30)
+            return Date().addingTimeInterval(machine.retryDelays.first ?? 30)
         }
         return nil
     }
@@ -82,7 +87,7 @@ final class OutboxSender: Sendable {
         if let sentCopies { return await sentCopies.appendPending(accountId: accountId) }
         do {
             for item in try store.acceptedItems(accountId: accountId) {
-                try store.removeOutboxItem(id: item.id, ifIn: [.accepted])
+                try store.transition(send: item.id, .filed, machine: machine)
             }
         } catch {
             activity.log.record("outbox: store error: \(error)", level: "error")
@@ -93,40 +98,40 @@ final class OutboxSender: Sendable {
     private func transmit(_ item: OutboxItem) async throws -> Date? {
         guard let data = try store.outboxData(id: item.id) else { return nil }
         activity.log.record("outbox: sending \(item.fileName) (attempt \(item.attempts + 1))")
+        let event: SendStateMachine.Event
         switch await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: item.recipients) {
         case .accepted(let note, let sizeLimit):
             serverSizeLimit.withLock { $0 = sizeLimit }
             activity.update { $0.outboxError = nil }
-            try store.markAccepted(id: item.id, note: note)
+            event = .accepted(note: note)
+        case .permanent(let reason):
+            event = .permanent(reason)
+        case .transient(let reason):
+            event = .transient(reason)
+        }
+        // Committed before anything else: no crash after an acceptance can send it again.
+        let now = Date()
+        return record(item, try store.transition(send: item.id, event, machine: machine, now: now), now: now)
+    }
+
+    /// Says in `.log` (failures also in `.status`) what the machine decided for `item`;
+    /// returns the retry time when the queue must wait for it.
+    private func record(_ item: OutboxItem, _ decision: SendStateMachine.Decision, now: Date) -> Date? {
+        switch decision {
+        case .accept(let note, _):
             activity.log.record("outbox: \(item.fileName) accepted by the server" + (note.map { "; \($0)" } ?? ""),
                                 level: note == nil ? "info" : "warning")
-            return nil
-        case .permanent(let reason):
-            try fail(item, reason)
-            return nil
-        case .transient(let reason):
-            return try retryLater(item, reason)
+        case .update(state: .queued, let attempts, let retryAt, let reason?, _):
+            activity.log.record("outbox: \(item.fileName) not sent: \(reason); retry \(attempts) in "
+                                + "\(Int(retryAt.timeIntervalSince(now).rounded())) s", level: "warning")
+            return retryAt
+        case .update(state: .failed, _, _, let reason?, _):
+            activity.log.record("outbox: \(item.fileName) failed: \(reason)", level: "error")
+            activity.update { $0.outboxError = "\(item.fileName) failed: \(reason)" }
+        default:
+            break
         }
-    }
-
-    private func retryLater(_ item: OutboxItem, _ reason: String) throws -> Date? {
-        let attempts = item.attempts + 1
-        guard attempts <= timing.sendRetryDelays.count else {
-            try fail(item, "\(reason) (gave up after \(attempts) attempts)")
-            return nil
-        }
-        let retryAt = Date().addingTimeInterval(timing.sendRetryDelays[attempts - 1].seconds)
-        try store.updateOutboxItem(id: item.id, from: [.sending], to: .queued, attempts: attempts,
-                                   notBefore: retryAt, error: .some(reason))
-        activity.log.record("outbox: \(item.fileName) not sent: \(reason); retry \(attempts) in "
-                            + "\(Int(timing.sendRetryDelays[attempts - 1].seconds)) s", level: "warning")
-        return retryAt
-    }
-
-    private func fail(_ item: OutboxItem, _ reason: String) throws {
-        try store.updateOutboxItem(id: item.id, from: [.queued, .sending], to: .failed, error: .some(reason))
-        activity.log.record("outbox: \(item.fileName) failed: \(reason)", level: "error")
-        activity.update { $0.outboxError = "\(item.fileName) failed: \(reason)" }
+        return nil
     }
 }
 

@@ -34,7 +34,7 @@ struct SentCopyAppender: Sendable {
                 _ = try await connection.append(mailbox: sent.imapPath, flags: ["\\Seen"],
                                                 date: item.acceptedAt, message: data)
             }
-            try store.removeOutboxItem(id: itemId, ifIn: [.accepted])
+            try store.transition(send: itemId, .filed)
             activity.log.record("outbox: copy saved in \(sent.path)")
             return true
         } catch {

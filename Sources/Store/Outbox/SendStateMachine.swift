@@ -1,0 +1,119 @@
+import Foundation
+
+/// Every state change of a send-queue row (FR-SYNC-07), decided in one place and free of
+/// I/O, like `ChangeStateMachine` for the journal: the tree, the sender and start-up feed it
+/// events through `MailStore.transition(send:_:machine:now:)`, which carries out the decision.
+///
+/// draft -> queued -> sending -> accepted -> (Sent copy filed) removed. A transient failure
+/// (4xx, connection) is retried after the configured delays (30 s, 2 min, 8 min by default),
+/// then the row fails; a permanent one (5xx) fails at once; a row queued longer than
+/// `maxQueueAge` fails when its turn comes. Failed rows wait for `touch` or `rm`.
+public struct SendStateMachine: Sendable {
+    /// Waits before the 2nd, 3rd and 4th attempt after a transient failure.
+    public var retryDelays: [TimeInterval]
+    /// A message queued (or queued again by `touch`) longer than this is not sent.
+    public var maxQueueAge: TimeInterval
+
+    public init(retryDelays: [TimeInterval] = [30, 120, 480], maxQueueAge: TimeInterval = 24 * 3600) {
+        self.retryDelays = retryDelays
+        self.maxQueueAge = maxQueueAge
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// close() of a checked file: it leaves after the undo delay (`undo_seconds`).
+        case submit(undoDelay: TimeInterval)
+        /// A draft that will never be submitted: refused at close(), its writer went away,
+        /// or the run that created it died (it was never acknowledged).
+        case abandon
+        /// The sender takes the oldest queued row.
+        case claim
+        /// The server took the message; `note` names recipients it refused.
+        case accepted(note: String?)
+        /// Worth retrying (4xx, connection trouble).
+        case transient(String)
+        /// Never retried (5xx, authentication, too large): the server's text.
+        case permanent(String)
+        /// `touch` of a failed message.
+        case retry
+        /// `rm`.
+        case discard
+        /// Found `sending` at start-up: the run that sent it died before the server's final
+        /// reply was recorded (acceptance is committed the moment it arrives).
+        case restarted
+        /// The copy is in the Sent folder (or the server files it itself, as Gmail does).
+        case filed
+    }
+
+    /// What the store must do with the row.
+    public enum Decision: Sendable, Equatable {
+        /// Set these columns (the full new values; `error` nil clears it).
+        case update(state: SendState, attempts: Int, notBefore: Date, error: String?, createdAt: Date)
+        /// Record the acceptance and free the file name (the row stays, unlisted, until filed).
+        case accept(note: String?, at: Date)
+        /// Delete the row.
+        case remove
+        /// Not due yet: change nothing; the queue (FIFO) waits until then.
+        case wait(until: Date)
+        /// Not allowed in this state (`rm` of a message being transmitted: EBUSY).
+        case refuse
+        /// The event does not apply to this state (a race lost to `rm` or `touch`): change nothing.
+        case ignore
+    }
+
+    public func decide(_ item: OutboxItem, event: Event, now: Date) -> Decision {
+        switch (item.state, event) {
+        case (.draft, .submit(let undoDelay)):
+            return .update(state: .queued, attempts: 0, notBefore: now.addingTimeInterval(undoDelay), error: nil,
+                           createdAt: now)
+        case (.draft, .abandon), (.draft, .discard), (.queued, .discard), (.failed, .discard), (.accepted, .filed):
+            return .remove
+        case (.sending, .discard):
+            return .refuse
+        case (.queued, .claim):
+            return claim(item, now: now)
+        case (.sending, .accepted(let note)):
+            return .accept(note: note, at: now)
+        case (.sending, .transient(let reason)):
+            return retryLater(item, reason, now: now)
+        case (.sending, .permanent(let reason)):
+            return fail(item, reason)
+        case (.failed, .retry):
+            return .update(state: .queued, attempts: 0, notBefore: now, error: nil, createdAt: now)
+        case (.sending, .restarted):
+            return item.with(.queued)
+        default:
+            return .ignore
+        }
+    }
+
+    /// The age limit is checked before the due time, so an expired message fails when it
+    /// reaches the head of the queue instead of holding it until its retry time.
+    private func claim(_ item: OutboxItem, now: Date) -> Decision {
+        if now.timeIntervalSince(item.createdAt) > maxQueueAge {
+            return fail(item, "send timeout: queued for more than \(Int(maxQueueAge / 3600)) hours")
+        }
+        guard item.notBefore <= now else { return .wait(until: item.notBefore) }
+        return item.with(.sending)
+    }
+
+    private func retryLater(_ item: OutboxItem, _ reason: String, now: Date) -> Decision {
+        guard item.attempts < retryDelays.count else {
+            return fail(item, "\(reason) (gave up after \(item.attempts + 1) attempts)")
+        }
+        return .update(state: .queued, attempts: item.attempts + 1,
+                       notBefore: now.addingTimeInterval(retryDelays[item.attempts]), error: reason,
+                       createdAt: item.createdAt)
+    }
+
+    private func fail(_ item: OutboxItem, _ reason: String) -> Decision {
+        .update(state: .failed, attempts: item.attempts, notBefore: item.notBefore, error: reason,
+                createdAt: item.createdAt)
+    }
+}
+
+private extension OutboxItem {
+    /// The row in another state, everything else kept.
+    func with(_ state: SendState) -> SendStateMachine.Decision {
+        .update(state: state, attempts: attempts, notBefore: notBefore, error: lastError, createdAt: createdAt)
+    }
+}

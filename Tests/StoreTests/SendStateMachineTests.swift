@@ -1,0 +1,128 @@
+import Foundation
+@testable import Store
+import Testing
+
+/// Every transition of a send-queue row, without a store or a server.
+@Suite("Send state machine")
+struct SendStateMachineTests {
+    let machine = SendStateMachine(retryDelays: [30, 120, 480], maxQueueAge: 24 * 3600)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A row created an hour ago, due now unless told otherwise.
+    func item(_ state: SendState, attempts: Int = 0, age: TimeInterval = 3600, dueIn: TimeInterval = 0,
+              error: String? = nil) -> OutboxItem {
+        OutboxItem(id: 1, accountId: 1, fileName: "hi.eml", state: state, envelopeFrom: "alice@example.org",
+                   envelopeTo: "bob@example.org", createdAt: now.addingTimeInterval(-age),
+                   notBefore: now.addingTimeInterval(dueIn), attempts: attempts, lastError: error, acceptedAt: nil,
+                   sizeBytes: 10)
+    }
+
+    func decide(_ item: OutboxItem, _ event: SendStateMachine.Event) -> SendStateMachine.Decision {
+        machine.decide(item, event: event, now: now)
+    }
+
+    @Test("draft -> queued after the undo delay, with a fresh budget; an abandoned draft is removed")
+    func submit() {
+        #expect(decide(item(.draft), .submit(undoDelay: 10))
+                == .update(state: .queued, attempts: 0, notBefore: now.addingTimeInterval(10), error: nil, createdAt: now))
+        #expect(decide(item(.draft), .abandon) == .remove)
+        #expect(decide(item(.queued), .abandon) == .ignore)
+        #expect(decide(item(.queued), .submit(undoDelay: 0)) == .ignore)
+    }
+
+    @Test("queued -> sending when due; waits for its time otherwise (and holds the queue)")
+    func claim() {
+        let due = item(.queued, attempts: 1, error: "421 busy")
+        #expect(decide(due, .claim) == .update(state: .sending, attempts: 1, notBefore: due.notBefore,
+                                               error: "421 busy", createdAt: due.createdAt))
+        #expect(decide(item(.queued, dueIn: 30), .claim) == .wait(until: now.addingTimeInterval(30)))
+        #expect(decide(item(.failed), .claim) == .ignore)
+    }
+
+    @Test("queued for more than 24 h: failed with \"send timeout\", even before its retry time")
+    func timeout() {
+        let old = item(.queued, age: 25 * 3600, dueIn: 60)
+        #expect(decide(old, .claim) == .update(state: .failed, attempts: 0, notBefore: old.notBefore,
+                                               error: "send timeout: queued for more than 24 hours",
+                                               createdAt: old.createdAt))
+    }
+
+    @Test("sending -> accepted, with the server's note; filed accepted rows are removed")
+    func accepted() {
+        #expect(decide(item(.sending), .accepted(note: "not delivered to carol")) == .accept(note: "not delivered to carol", at: now))
+        #expect(decide(item(.accepted), .filed) == .remove)
+        #expect(decide(item(.queued), .accepted(note: nil)) == .ignore)
+        #expect(decide(item(.queued), .filed) == .ignore)
+    }
+
+    @Test("a transient failure is retried after 30 s, 2 min and 8 min, then fails saying how often it was tried")
+    func transient() {
+        for (attempts, delay) in [(0, 30.0), (1, 120.0), (2, 480.0)] {
+            let sending = item(.sending, attempts: attempts)
+            #expect(decide(sending, .transient("421 busy"))
+                    == .update(state: .queued, attempts: attempts + 1, notBefore: now.addingTimeInterval(delay),
+                               error: "421 busy", createdAt: sending.createdAt))
+        }
+        let last = item(.sending, attempts: 3)
+        #expect(decide(last, .transient("421 busy"))
+                == .update(state: .failed, attempts: 3, notBefore: last.notBefore,
+                           error: "421 busy (gave up after 4 attempts)", createdAt: last.createdAt))
+    }
+
+    @Test("the delays follow the configuration (send_retry_delay_seconds scales them)")
+    func scaledDelays() {
+        let quick = SendStateMachine(retryDelays: [1, 4, 16])
+        #expect(quick.decide(item(.sending, attempts: 1), event: .transient("x"), now: now)
+                == .update(state: .queued, attempts: 2, notBefore: now.addingTimeInterval(4), error: "x",
+                           createdAt: now.addingTimeInterval(-3600)))
+        let never = SendStateMachine(retryDelays: [])
+        #expect(never.decide(item(.sending), event: .transient("x"), now: now)
+                == .update(state: .failed, attempts: 0, notBefore: now, error: "x (gave up after 1 attempts)",
+                           createdAt: now.addingTimeInterval(-3600)), "no retry delays: the first failure is final")
+    }
+
+    @Test("a permanent failure fails at once with the server's text")
+    func permanent() {
+        let sending = item(.sending, attempts: 1)
+        #expect(decide(sending, .permanent("550 no such user"))
+                == .update(state: .failed, attempts: 1, notBefore: sending.notBefore, error: "550 no such user",
+                           createdAt: sending.createdAt))
+    }
+
+    @Test("touch queues a failed message again with fresh attempts and age; nothing else")
+    func retry() {
+        #expect(decide(item(.failed, attempts: 3, age: 30 * 3600, error: "gave up"), .retry)
+                == .update(state: .queued, attempts: 0, notBefore: now, error: nil, createdAt: now))
+        for state in [SendState.draft, .queued, .sending, .accepted] {
+            #expect(decide(item(state), .retry) == .ignore)
+        }
+    }
+
+    @Test("rm removes drafts, queued and failed messages, refuses one being sent, ignores accepted ones")
+    func discard() {
+        for state in [SendState.draft, .queued, .failed] {
+            #expect(decide(item(state), .discard) == .remove)
+        }
+        #expect(decide(item(.sending), .discard) == .refuse)
+        #expect(decide(item(.accepted), .discard) == .ignore)
+    }
+
+    @Test("found sending at start-up: queued again as it was; other states stay")
+    func restarted() {
+        let sending = item(.sending, attempts: 2, dueIn: -5, error: "421 busy")
+        #expect(decide(sending, .restarted) == .update(state: .queued, attempts: 2, notBefore: sending.notBefore,
+                                                       error: "421 busy", createdAt: sending.createdAt))
+        for state in [SendState.draft, .queued, .failed, .accepted] {
+            #expect(decide(item(state), .restarted) == .ignore)
+        }
+    }
+
+    @Test("failed and accepted rows ignore the sender's events")
+    func terminal() {
+        for state in [SendState.failed, .accepted] {
+            for event in [SendStateMachine.Event.claim, .transient("x"), .permanent("x"), .accepted(note: nil)] {
+                #expect(decide(item(state), event) == .ignore)
+            }
+        }
+    }
+}
