@@ -107,14 +107,31 @@ struct SendStateMachineTests {
         #expect(decide(item(.accepted), .discard) == .ignore)
     }
 
-    @Test("found sending at start-up: queued again as it was; other states stay")
+    @Test("found sending at start-up: queued again as it was; failed, accepted and drafts stay")
     func restarted() {
         let sending = item(.sending, attempts: 2, dueIn: -5, error: "421 busy")
         #expect(decide(sending, .restarted) == .update(state: .queued, attempts: 2, notBefore: sending.notBefore,
                                                        error: "421 busy", createdAt: sending.createdAt))
-        for state in [SendState.draft, .queued, .failed, .accepted] {
+        for state in [SendState.draft, .failed, .accepted, .held] {
             #expect(decide(item(state), .restarted) == .ignore)
         }
+    }
+
+    @Test("queued in its undo delay at start-up: held, never sent on its own; touch queues it, rm discards it")
+    func heldAfterCrashInUndoWindow() {
+        // Submitted an hour ago with a 5 s undo delay, never attempted.
+        let inUndo = item(.queued, age: 3600, dueIn: -3595)
+        guard case .update(.held, 0, _, let error?, _) = decide(inUndo, .restarted) else {
+            Issue.record("not held: \(decide(inUndo, .restarted))")
+            return
+        }
+        #expect(error.contains("undo delay"))
+        // Already attempted (waiting for a retry), or queued with no undo delay: sent as before.
+        #expect(decide(item(.queued, attempts: 1, dueIn: 30), .restarted) == .ignore)
+        #expect(decide(item(.queued, age: 10, dueIn: -10), .restarted) == .ignore)
+        #expect(decide(item(.held), .retry) == .update(state: .queued, attempts: 0, notBefore: now, error: nil, createdAt: now))
+        #expect(decide(item(.held), .discard) == .remove)
+        #expect(decide(item(.held), .claim) == .ignore)
     }
 
     @Test("failed and accepted rows ignore the sender's events")

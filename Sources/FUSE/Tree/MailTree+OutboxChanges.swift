@@ -3,7 +3,7 @@ import Store
 
 /// `rm`, `mv` and `touch` in outbox/.
 extension MailTree {
-    /// `rm`: a draft, queued or failed message is discarded (within the undo delay this
+    /// `rm`: a draft, queued, failed or held message is discarded (within the undo delay this
     /// cancels the send); one being transmitted is EBUSY.
     func unlinkOutbox(accountId: Int64, parent: Inode, name: String) throws(FSError) {
         let item = try outboxItem(named: name, parent: parent)
@@ -38,7 +38,7 @@ extension MailTree {
         }
     }
 
-    /// `touch` of a failed message queues it again (a fresh 24 h and retry budget);
+    /// `touch` of a failed or held message queues it again (a fresh 24 h and retry budget);
     /// truncating is allowed only while the file is being written.
     public func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes {
         if case .newMessage(let handle)? = Node(inode: inode) { return try truncateNewMessage(handle, size: size) }

@@ -99,7 +99,8 @@ extension MailStore {
     public func outboxCounts(accountId: Int64) throws -> (queued: Int, sending: Int, failed: Int) {
         let items = try outboxItems(accountId: accountId)
         return (items.count { $0.state == .queued || $0.state == .draft }, items.count { $0.state == .sending },
-                items.count { $0.state == .failed })
+                // Held messages wait for touch or rm, as failed ones do.
+                items.count { $0.state == .failed || $0.state == .held })
     }
 
     private static func outboxItem(accountId: Int64, fileName: String, db: Database) throws -> OutboxItem? {

@@ -20,6 +20,12 @@ extension MailStore {
         try transitionAll(in: .sending, accountId: accountId, .restarted, machine: machine)
     }
 
+    /// At start-up, before `recoverInterruptedSends`: messages still in their undo delay
+    /// when the previous run died are held, not sent (§5.5.2). Returns how many.
+    public func holdUndoWindowSends(accountId: Int64, machine: SendStateMachine) throws -> Int {
+        try transitionAll(in: .queued, accountId: accountId, .restarted, machine: machine)
+    }
+
     /// At start-up: drafts of a run that died were never acknowledged to their writer.
     public func removeDrafts() throws {
         try transitionAll(in: .draft, accountId: nil, .abandon, machine: SendStateMachine())

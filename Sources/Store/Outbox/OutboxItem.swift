@@ -14,6 +14,9 @@ public enum SendState: String, Codable, Sendable {
     case failed
     /// The server took it: never sent again. Left only until the Sent copy is appended.
     case accepted
+    /// Its undo delay was running when the mount stopped: kept, never sent on its own
+    /// (§5.5.2 of the spec); `touch` sends it, `rm` discards it.
+    case held
 }
 
 /// One message of an account's send queue (table `sendQueue`), without its bytes.

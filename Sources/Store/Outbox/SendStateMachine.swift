@@ -37,8 +37,10 @@ public struct SendStateMachine: Sendable {
         case retry
         /// `rm`.
         case discard
-        /// Found `sending` at start-up: the run that sent it died before the server's final
-        /// reply was recorded (acceptance is committed the moment it arrives).
+        /// At start-up. A row found `sending`: the run that sent it died before the server's
+        /// final reply was recorded (acceptance is committed the moment it arrives). A row
+        /// found `queued` that never had an attempt and had an undo delay: the user may have
+        /// meant to cancel it when the mount died, so it is held.
         case restarted
         /// The copy is in the Sent folder (or the server files it itself, as Gmail does).
         case filed
@@ -65,7 +67,8 @@ public struct SendStateMachine: Sendable {
         case (.draft, .submit(let undoDelay)):
             return .update(state: .queued, attempts: 0, notBefore: now.addingTimeInterval(undoDelay), error: nil,
                            createdAt: now)
-        case (.draft, .abandon), (.draft, .discard), (.queued, .discard), (.failed, .discard), (.accepted, .filed):
+        case (.draft, .abandon), (.draft, .discard), (.queued, .discard), (.failed, .discard), (.held, .discard),
+             (.accepted, .filed):
             return .remove
         case (.sending, .discard):
             return .refuse
@@ -77,14 +80,19 @@ public struct SendStateMachine: Sendable {
             return retryLater(item, reason, now: now)
         case (.sending, .permanent(let reason)):
             return fail(item, reason)
-        case (.failed, .retry):
+        case (.failed, .retry), (.held, .retry):
             return .update(state: .queued, attempts: 0, notBefore: now, error: nil, createdAt: now)
         case (.sending, .restarted):
             return item.with(.queued)
+        case (.queued, .restarted) where item.attempts == 0 && item.notBefore > item.createdAt:
+            return .update(state: .held, attempts: 0, notBefore: item.notBefore,
+                           error: Self.heldReason, createdAt: item.createdAt)
         default:
             return .ignore
         }
     }
+
+    static let heldReason = "the mount stopped during the undo delay: not sent; touch the file to send it, rm to discard it"
 
     /// The age limit is checked before the due time, so an expired message fails when it
     /// reaches the head of the queue instead of holding it until its retry time.

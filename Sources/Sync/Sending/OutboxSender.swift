@@ -40,6 +40,12 @@ final class OutboxSender: Sendable {
     func run() async {
         do {
             let accountId = try store.ensureAccount(name: account.name, address: account.address, isOffline: false).id ?? -1
+            // Held first: a message interrupted mid-send is past its undo delay and goes again.
+            let held = try store.holdUndoWindowSends(accountId: accountId, machine: machine)
+            if held > 0 {
+                activity.log.record("outbox: \(held) message(s) in their undo delay when the mount stopped are held, "
+                                    + "not sent: touch to send, rm to discard", level: "warning")
+            }
             let requeued = try store.recoverInterruptedSends(accountId: accountId, machine: machine)
             if requeued > 0 { activity.log.record("outbox: \(requeued) message(s) interrupted mid-send queued again") }
             while !Task.isCancelled {
