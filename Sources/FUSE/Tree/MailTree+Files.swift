@@ -55,7 +55,7 @@ extension MailTree {
     public func release(_ inode: Inode, handle: UInt64) {
         switch files.close(handle) {
         case .disk(let fd, _)?: close(fd)
-        case .outgoing(let id, _)?: releaseOutgoing(itemId: id)
+        case .outgoing(let id, let accountId)?: releaseOutgoing(itemId: id, accountId: accountId)
         case .appending(let folderId, let accountId, let name, let data)?:
             if data.isEmpty { activityLog(accountId, "\(name): empty file, nothing added") }
             invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)

@@ -60,7 +60,9 @@ extension MailTree {
         case .appending(let folderId, let accountId, let name, let data)? where !data.isEmpty:
             try flushNewMessage(handle: handle, parent: folderId, accountId: accountId, name: name, data: data)
         case .outgoing(let id, let accountId)?:
-            guard let bytes = drafts.bytes(id), let item = try storeCall({ try store.outboxItem(id: id) }),
+            // Nothing written yet is not a message yet: a shell closes the descriptor it
+            // opened before writing through the dup'd one (`cat > outbox/x.eml <<EOF`).
+            guard let bytes = drafts.bytes(id), !bytes.isEmpty, let item = try storeCall({ try store.outboxItem(id: id) }),
                   item.state == .draft else { return }
             if Self.isTemporaryName(item.fileName) {
                 try storeCall { try store.saveDraft(id: id, data: bytes) }
@@ -73,12 +75,23 @@ extension MailTree {
         }
     }
 
-    /// A file closed without a flush that queued it (its writer died, or it was refused)
-    /// leaves no trace; an editor's temporary file stays until renamed or removed.
-    func releaseOutgoing(itemId id: Int64) {
+    /// A file closed without a flush that queued it (its writer died, it was refused, or
+    /// nothing was ever written) leaves no trace; an editor's temporary file stays until
+    /// renamed or removed.
+    func releaseOutgoing(itemId id: Int64, accountId: Int64) {
+        let neverWritten = drafts.bytes(id)?.isEmpty ?? false
         drafts.end(id)
         guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
-        _ = try? store.transition(send: id, .abandon)
+        guard case .remove? = try? store.transition(send: id, .abandon) else { return }
+        if neverWritten { report(accountId, "\(item.fileName) refused: empty file", level: "error") }
+        forgetName(item.fileName, accountId: accountId)
+    }
+
+    /// A name that left outbox/ is usable again at once: the kernel's cached entry goes too.
+    func forgetName(_ name: String, accountId: Int64) {
+        let outbox = Node.outbox(accountId).inode
+        listings.forget(outbox)
+        invalidator.withLock { $0 }?.invalidateEntry(parent: outbox, name: name)
     }
 
     /// Checks `bytes` and commits them to the queue, or removes the draft and fails with
@@ -89,7 +102,10 @@ extension MailTree {
         let token = "\(UInt64(now.timeIntervalSince1970 * 1000)).\(UUID().uuidString.lowercased())"
         switch OutgoingPreparer.prepare(bytes, policy: policy.outgoing, now: now, uniqueToken: token) {
         case .failure(let rejection):
-            if !keepingDraft { _ = try? store.transition(send: item.id, .abandon) }
+            if !keepingDraft {
+                _ = try? store.transition(send: item.id, .abandon)
+                forgetName(item.fileName, accountId: accountId)
+            }
             listings.forget(Node.outbox(accountId).inode)
             report(accountId, "\(item.fileName) refused: \(rejection.reason)", level: "error")
             if case .tooLarge = rejection { throw FSError(EFBIG) }
