@@ -40,6 +40,11 @@ struct MountCommand: ParsableCommand {
         let store = try location.openStore()
         // Files being written when a previous run died were never acknowledged to their writer.
         try store.removeDrafts()
+        // Accepted by a server just before the previous run died: never sent again.
+        let accepted = try store.recoverAcceptedSends()
+        if accepted > 0 {
+            FileHandle.standardError.write(Data("mailfs: \(accepted) message(s) the server accepted just before the last run stopped are marked sent\n".utf8))
+        }
         for account in config?.accounts ?? [] {
             try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         }

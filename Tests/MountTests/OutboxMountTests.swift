@@ -228,6 +228,31 @@ struct OutboxMountTests {
         }
     }
 
+    @Test("kill -9 at random moments around sending, 20 rounds: every message delivered exactly once")
+    func killLoopAroundSending() async throws {
+        try await SharedServers.shared {
+            let account = try OutboxAccount.on("SMTPS_PORT")
+            let mount = try MountedMailfs.outbox([account])
+            var generator = SystemRandomNumberGenerator()
+            var subjects: [String] = []
+            for round in 0..<20 {
+                try mount.start()
+                let subject = Servers.uniqueSubject("Kill \(round)")
+                subjects.append(subject)
+                let file = try mount.draft("kill\(round).eml", Servers.message(subject: subject))
+                #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
+                // Before, during and after the SMTP transaction (loopback sends take tens of ms).
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...300, using: &generator)))
+                mount.crash()
+            }
+            try mount.start()
+            for subject in subjects {
+                #expect(try Servers.delivered(subject, within: 30) == 1, "\(subject): \(mount.text("alice/.log"))")
+            }
+            #expect(try Poll.until(seconds: 10) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
+        }
+    }
+
     @Test("a message being sent when the mount is killed is queued again after remount and sent once")
     func killedDuringSending() async throws {
         try await SharedServers.shared {

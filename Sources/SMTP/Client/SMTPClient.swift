@@ -16,12 +16,15 @@ import Transport
 ///
 /// Every error thrown is an `SMTPError`; a silent or vanished server fails within the
 /// `SMTPTimeouts`, it never hangs. Cancelling the task closes the connection.
+/// `onDelivered` runs on the event loop as soon as the server accepts the message (before
+/// QUIT): keep it to a few microseconds, e.g. one append to a file.
 public enum SMTPClient {
     public static func send(
         _ submission: SMTPSubmission, to endpoint: SMTPEndpoint, credential: SMTPCredential,
         timeouts: SMTPTimeouts = SMTPTimeouts(), limits: SMTPReplyLimits = SMTPReplyLimits(),
         logger: Logger = Logger(label: "mailfs.smtp"),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        onDelivered: (@Sendable () -> Void)? = nil
     ) async throws(SMTPError) -> SMTPDeliveryReport {
         try submission.validate()
         let setup: TLSSetup
@@ -44,7 +47,7 @@ public enum SMTPClient {
                     }
                     try channel.pipeline.syncOperations.addHandler(SMTPClientHandler(
                         machine: machine, outcome: outcome, startTLS: setup, timeouts: timeouts, limits: limits,
-                        logger: logger))
+                        logger: logger, onDelivered: onDelivered))
                 }
             }
         let channel: any Channel

@@ -19,6 +19,9 @@ final class SMTPClientHandler: ChannelInboundHandler {
     private var machine: SubmissionStateMachine
     private var parser: ReplyParser
     private let outcome: EventLoopPromise<SMTPDeliveryReport>
+    /// Called on the event loop the moment the server accepted the message, before QUIT
+    /// and before `outcome` resumes anyone: the caller's chance to record it durably.
+    private let onDelivered: (@Sendable () -> Void)?
     private let startTLS: TLSSetup?
     private let timeouts: SMTPTimeouts
     private let logger: Logger
@@ -26,10 +29,11 @@ final class SMTPClientHandler: ChannelInboundHandler {
     private var started = false
 
     init(machine: SubmissionStateMachine, outcome: EventLoopPromise<SMTPDeliveryReport>, startTLS: TLSSetup?,
-         timeouts: SMTPTimeouts, limits: SMTPReplyLimits, logger: Logger) {
+         timeouts: SMTPTimeouts, limits: SMTPReplyLimits, logger: Logger, onDelivered: (@Sendable () -> Void)? = nil) {
         self.machine = machine
         parser = ReplyParser(limits: limits)
         self.outcome = outcome
+        self.onDelivered = onDelivered
         self.startTLS = startTLS
         self.timeouts = timeouts
         self.logger = logger
@@ -92,7 +96,9 @@ final class SMTPClientHandler: ChannelInboundHandler {
                 logger.debug("C: <message, \(bytes.count) bytes>")
                 write(bytes, context: context)
             case .startTLS: installTLS(context: context)
-            case .succeed(let report): outcome.succeed(report)
+            case .succeed(let report):
+                if report.isDelivered { onDelivered?() }
+                outcome.succeed(report)
             case .fail(let error): outcome.fail(error)
             case .warn(let text): logger.warning("\(text)")
             case .close: context.close(promise: nil)

@@ -7,6 +7,8 @@ import Synchronization
 public final class MailStore: Sendable {
     public let databaseURL: URL
     let pool: DatabasePool
+    /// Send-queue ids the SMTP server accepted, written the instant it did.
+    let acceptanceLog: AcceptanceLog
     /// `storageUse` per account, with when it was computed.
     let storageMemo = Mutex<[Int64: (at: Date, use: StorageUse)]>([:])
 
@@ -20,6 +22,7 @@ public final class MailStore: Sendable {
         let previousMask = umask(0o077)
         defer { umask(previousMask) }
         databaseURL = directory.appendingPathComponent("mailfs.sqlite")
+        acceptanceLog = AcceptanceLog(directory: directory)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in

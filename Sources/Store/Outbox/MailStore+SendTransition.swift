@@ -26,6 +26,27 @@ extension MailStore {
         try transitionAll(in: .queued, accountId: accountId, .restarted, machine: machine)
     }
 
+    /// Called on the event loop when the SMTP server accepted `id`: one append, no SQLite.
+    public func noteAccepted(send id: Int64) {
+        acceptanceLog.record(id)
+    }
+
+    /// At start-up, before any sender runs: messages a server accepted just before the
+    /// previous run died (their state still says `sending`) are accepted, never sent again.
+    /// Returns how many.
+    @discardableResult
+    public func recoverAcceptedSends() throws -> Int {
+        let ids = acceptanceLog.recordedIds()
+        let accepted = try pool.write { db in
+            try ids.count { id in
+                try Self.transition(send: id, .accepted(note: nil), machine: SendStateMachine(), now: Date(), db: db)
+                    != .ignore
+            }
+        }
+        acceptanceLog.clear()
+        return accepted
+    }
+
     /// At start-up: drafts of a run that died were never acknowledged to their writer.
     public func removeDrafts() throws {
         try transitionAll(in: .draft, accountId: nil, .abandon, machine: SendStateMachine())

@@ -105,7 +105,11 @@ final class OutboxSender: Sendable {
         guard let data = try store.outboxData(id: item.id) else { return nil }
         activity.log.record("outbox: sending \(item.fileName) (attempt \(item.attempts + 1))")
         let event: SendStateMachine.Event
-        switch await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: item.recipients) {
+        let store = self.store
+        let id = item.id
+        // The acceptance is on disk before QUIT, before this task even resumes.
+        switch await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: item.recipients,
+                                      onDelivered: { store.noteAccepted(send: id) }) {
         case .accepted(let note, let sizeLimit):
             serverSizeLimit.withLock { $0 = sizeLimit }
             activity.update { $0.outboxError = nil }

@@ -25,23 +25,26 @@ struct SMTPTransmitter: Sendable {
         try SecretCommand.run(command)
     }
 
-    func send(data: [UInt8], envelopeFrom: String, recipients: [String]) async -> Outcome {
+    /// `onDelivered` runs on the event loop the instant the server accepts the message.
+    func send(data: [UInt8], envelopeFrom: String, recipients: [String],
+              onDelivered: @escaping @Sendable () -> Void = {}) async -> Outcome {
         let submission = SMTPSubmission(envelopeFrom: envelopeFrom, recipients: recipients, data: data)
         do {
-            return try await attempt(submission)
+            return try await attempt(submission, onDelivered: onDelivered)
         } catch {
             guard case .smtp(.authenticationFailed) = error, account.auth == .xoauth2 else { return classify(error) }
         }
         // An expired token: the token command runs once more (FR-ACCT-04), then it is final.
         logger.info("SMTP XOAUTH2 refused; asking the token command again")
         do {
-            return try await attempt(submission)
+            return try await attempt(submission, onDelivered: onDelivered)
         } catch {
             return classify(error)
         }
     }
 
-    private func attempt(_ submission: SMTPSubmission) async throws(TransmitError) -> Outcome {
+    private func attempt(_ submission: SMTPSubmission,
+                         onDelivered: @escaping @Sendable () -> Void) async throws(TransmitError) -> Outcome {
         let secret: String
         do {
             secret = try self.secret(account.credential.command)
@@ -56,7 +59,8 @@ struct SMTPTransmitter: Sendable {
         let report: SMTPDeliveryReport
         do {
             report = try await SMTPClient.send(submission, to: target, credential: credential,
-                                               timeouts: SMTPTimeouts(connect: timing.connectTimeout), logger: logger)
+                                               timeouts: SMTPTimeouts(connect: timing.connectTimeout), logger: logger,
+                                               onDelivered: onDelivered)
         } catch {
             throw .smtp(error)
         }
