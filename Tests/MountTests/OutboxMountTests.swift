@@ -228,7 +228,10 @@ struct OutboxMountTests {
         }
     }
 
-    @Test("kill -9 at random moments around sending, 20 rounds: every message delivered exactly once")
+    /// What is guaranteed is "never lost". A duplicate is possible only when the kill lands
+    /// after the server's final reply left it and before mailfs read it (README: the window
+    /// left); bench/send/kill_loop.py measures how often over 100 kills.
+    @Test("kill -9 at random moments around sending, 20 rounds: no message lost, none sent more than twice")
     func killLoopAroundSending() async throws {
         try await SharedServers.shared {
             let account = try OutboxAccount.on("SMTPS_PORT")
@@ -247,7 +250,8 @@ struct OutboxMountTests {
             }
             try mount.start()
             for subject in subjects {
-                #expect(try Servers.delivered(subject, within: 30) == 1, "\(subject): \(mount.text("alice/.log"))")
+                let count = try Servers.delivered(subject, within: 60)
+                #expect(count == 1 || count == 2, "\(subject) delivered \(count) times: \(mount.log)")
             }
             #expect(try Poll.until(seconds: 10) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
         }

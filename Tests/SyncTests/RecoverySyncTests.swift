@@ -16,16 +16,17 @@ struct RecoverySyncTests {
             .replacingOccurrences(of: "retry_delay_seconds = 0", with: "retry_delay_seconds = \(retrySeconds)")
     }
 
-    @Test("an untrusted certificate and a missing STARTTLS are permanent: error within 5 s, no retry", arguments: [
+    @Test("an untrusted certificate and a missing STARTTLS are permanent: an error at the first attempt, no retry", arguments: [
         ("IMAPS_SELFSIGNED_PORT", "tls", "certificate"), ("IMAP_PLAIN_PORT", "starttls", "STARTTLS"),
     ])
     func permanentErrors(port: String, security: String, reason: String) async throws {
         try await SharedServers.shared {
             let harness = try SyncHarness(try Self.toml(name: "bad", user: "alice", port: port, security: security,
                                                         retrySeconds: 5))
-            let started = Date()
+            // How long a TLS handshake takes on a loaded machine is not the point: no second
+            // attempt is (with 5 s retries it would be logged, and .status would say so).
             await harness.sync("bad")
-            #expect(Date().timeIntervalSince(started) < 5, "retried a permanent error: \(harness.log("bad"))")
+            #expect(!harness.log("bad").contains("next attempt"), "retried a permanent error: \(harness.log("bad"))")
             let state = harness.state("bad")
             #expect(state.phase == .error)
             #expect(state.lastError?.lowercased().contains(reason.lowercased()) == true, "\(state.lastError ?? "")")

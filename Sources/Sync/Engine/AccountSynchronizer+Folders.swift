@@ -26,6 +26,9 @@ extension AccountSynchronizer {
                     try store.rethread(accountId: accountId)
                 }
                 if result.failed > 0 { failures.append("\(folder.path): \(result.failed) messages failed") }
+            } catch let error as IMAPError where error.isMailboxGone {
+                // Deleted by another client since LIST: not a failure; the next LIST drops it.
+                activity.log.record("\(folder.path): no longer on the server; it leaves at the next sync")
             } catch let error as IMAPError where !error.endsConnection {
                 failures.append("\(folder.path): \(error)")
                 activity.log.record("\(folder.path): \(error); skipped until the next sync", level: "error")

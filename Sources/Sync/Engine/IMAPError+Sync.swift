@@ -10,3 +10,14 @@ extension IMAPError {
         }
     }
 }
+
+extension IMAPError {
+    /// The mailbox is gone (another client deleted it after our LIST): RFC 5530's
+    /// NONEXISTENT, or the words servers use without it (Dovecot 2.3 sends none for EXAMINE).
+    var isMailboxGone: Bool {
+        guard case .commandFailed(let failure) = self else { return false }
+        if case .other(let name, _)? = failure.code, name.uppercased() == "NONEXISTENT" { return true }
+        let text = failure.text.lowercased()
+        return ["doesn't exist", "does not exist", "no such mailbox", "unknown mailbox"].contains { text.contains($0) }
+    }
+}
