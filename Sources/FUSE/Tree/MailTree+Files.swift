@@ -16,7 +16,8 @@ extension MailTree {
         case .rootStatus, .accountStatus, .accountLog:
             guard !writing else { throw FSError(EACCES) }
             let content = try storeCall { try self.generatedContent(node) }
-            return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true)
+            return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true,
+                              flushes: false)
         case .message, .attachmentFile:
             guard !writing else { throw FSError(EROFS) }
             return try openContent(node)
@@ -25,7 +26,8 @@ extension MailTree {
             guard !writing else { throw FSError(EACCES) }
             let stored = drafts.bytes(id) == nil ? try storeCall({ try store.outboxData(id: id) }) : nil
             guard let bytes = drafts.bytes(id) ?? stored else { throw FSError(ENOENT) }
-            return OpenedFile(handle: files.open(.content(bytes)), keepCache: false, directIO: true)
+            return OpenedFile(handle: files.open(.content(bytes)), keepCache: false, directIO: true,
+                              flushes: false)
         default:
             throw FSError(EISDIR)
         }

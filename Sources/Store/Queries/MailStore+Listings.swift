@@ -2,9 +2,18 @@ import Foundation
 import GRDB
 
 /// Read-only queries that the mounted tree answers from. All are local and fast.
+///
+/// Each is one statement run with `treeRead`, outside a transaction: SQLite makes a single
+/// statement atomic (WAL: it reads one snapshot), and a BEGIN/COMMIT around it would add
+/// two statements and a lock round to every FUSE request that reaches the store.
 extension MailStore {
+    /// Runs one read statement on a pooled reader, with no transaction around it.
+    func treeRead<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(body)
+    }
+
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM emailFolder f JOIN email e ON e.id = f.emailId
                 WHERE f.folderId = ? \(MessageEntry.order)
@@ -13,7 +22,7 @@ extension MailStore {
     }
 
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM email e WHERE e.threadId = ? \(MessageEntry.order)
                 """, arguments: [threadId])
@@ -23,7 +32,7 @@ extension MailStore {
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
     /// deleted or trashed.
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM email e
                 WHERE e.accountId = ? AND e.isDeleted = 0
@@ -34,7 +43,7 @@ extension MailStore {
     }
 
     public func messagesWithAttachments(accountId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM email e
                 WHERE e.accountId = ? AND e.hasAttachments = 1 \(MessageEntry.order)
@@ -44,7 +53,7 @@ extension MailStore {
 
     /// Every account's INBOX messages, for the unified inbox at the mount root.
     public func inboxMessages() throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
                 JOIN emailFolder f ON f.folderId = d.id JOIN email e ON e.id = f.emailId
@@ -54,14 +63,28 @@ extension MailStore {
     }
 
     public func message(id: Int64) throws -> MessageEntry? {
-        try pool.read { db in
-            try MessageEntry.fetchOne(db, sql: "SELECT \(MessageEntry.columns) FROM email e WHERE e.id = ?",
-                                      arguments: [id])
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: "SELECT \(MessageEntry.columns) FROM email e WHERE e.id = ?")
+            return try MessageEntry.fetchOne(statement, arguments: [id])
+        }
+    }
+
+    /// What opening a message needs: its size, and whether the store holds its bytes (else
+    /// they come from the content cache or the server). One indexed lookup, no blob read.
+    public func messageSource(emailId: Int64) throws -> (sizeBytes: Int64, isStored: Bool)? {
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT e.sizeBytes, EXISTS (SELECT 1 FROM messageContent c WHERE c.emailId = e.id)
+                FROM email e WHERE e.id = ?
+                """)
+            return try Row.fetchOne(statement, arguments: [emailId]).map { row in
+                (sizeBytes: row[0], isStored: row[1])
+            }
         }
     }
 
     public func threads(accountId: Int64) throws -> [ThreadEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try ThreadEntry.fetchAll(db, sql: """
                 SELECT id, accountId, dirName, latestDate, messageCount FROM thread
                 WHERE accountId = ? ORDER BY latestDate, id
@@ -70,7 +93,7 @@ extension MailStore {
     }
 
     public func thread(id: Int64) throws -> ThreadEntry? {
-        try pool.read { db in
+        try treeRead { db in
             try ThreadEntry.fetchOne(db, sql: """
                 SELECT id, accountId, dirName, latestDate, messageCount FROM thread WHERE id = ?
                 """, arguments: [id])
@@ -78,38 +101,40 @@ extension MailStore {
     }
 
     public func folder(id: Int64) throws -> FolderRecord? {
-        try pool.read { db in try FolderRecord.fetchOne(db, key: id) }
+        try treeRead { db in try FolderRecord.fetchOne(db, key: id) }
     }
 
     public func attachments(ofEmail emailId: Int64) throws -> [AttachmentRecord] {
-        try pool.read { db in
+        try treeRead { db in
             try AttachmentRecord.filter(Column("emailId") == emailId).order(Column("id")).fetchAll(db)
         }
     }
 
     public func attachment(id: Int64) throws -> AttachmentRecord? {
-        try pool.read { db in try AttachmentRecord.fetchOne(db, key: id) }
+        try treeRead { db in try AttachmentRecord.fetchOne(db, key: id) }
     }
 
-    /// The raw RFC 5322 bytes of a message, when the store holds them.
+    /// The raw RFC 5322 bytes of a message, when the store holds them: copied once, from
+    /// SQLite's buffer straight into the array.
     public func rawMessage(emailId: Int64) throws -> [UInt8]? {
-        try pool.read { db in
-            try Data.fetchOne(db, sql: "SELECT raw FROM messageContent WHERE emailId = ?",
-                              arguments: [emailId]).map { [UInt8]($0) }
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: "SELECT raw FROM messageContent WHERE emailId = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [emailId]) else { return nil }
+            return try row.withUnsafeData(atIndex: 0) { data in data.map { [UInt8]($0) } ?? [] }
         }
     }
 
     /// Whether the store holds the message's raw bytes (small messages, imports), without
     /// reading them.
     public func hasRawMessage(emailId: Int64) throws -> Bool {
-        try pool.read { db in
+        try treeRead { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)",
                               arguments: [emailId]) ?? false
         }
     }
 
     public func folderStatus(accountId: Int64) throws -> [FolderStatusRow] {
-        try pool.read { db in
+        try treeRead { db in
             try FolderStatusRow.fetchAll(db, sql: """
                 SELECT d.path, d.type, d.uidValidity, d.lastSyncDate,
                        COUNT(e.id) AS messages, COALESCE(SUM(e.isRead = 0), 0) AS unread
