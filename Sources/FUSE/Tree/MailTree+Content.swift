@@ -7,7 +7,7 @@ import Synchronization
 /// server is ENOENT at open, where `cat` reports it).
 extension MailTree {
     /// Where the bytes of a message or attachment file come from.
-    enum ContentSource {
+    enum ContentSource: Sendable {
         /// Raw message in the store: read (and decoded for an attachment) at first read.
         case store
         /// Content fetched from the server into the cache, with the size `st_size` shows;
@@ -16,7 +16,7 @@ extension MailTree {
     }
 
     func openContent(_ node: Node) throws(FSError) -> OpenedFile {
-        guard case .server(let key, let size, let sizeIsExact) = try storeCall({ try self.contentSource(node) }) else {
+        guard case .server(let key, let size, let sizeIsExact) = try knownContentSource(node) else {
             // Content under an inode never changes: the page cache may keep it.
             return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false,
                               flushes: false)
@@ -26,12 +26,22 @@ extension MailTree {
         }
         let downloaded = try download(key)
         guard let file = OpenFile.disk(downloaded) else { throw FSError(EIO) }
+        // What was remembered may be an estimate; the download knows the size.
+        contentSources.remember(.server(key, size: downloaded.size, sizeIsExact: true), for: node.inode)
         let sizeChanged = downloaded.size != size
         if sizeChanged { invalidator.withLock { $0 }?.invalidateInode(node.inode) }
         // A size that was an estimate: direct I/O, so readers get every byte whatever
         // st_size they saw; later opens use the page cache with the exact size.
         return OpenedFile(handle: files.open(file), keepCache: false, directIO: !sizeIsExact || sizeChanged,
                           flushes: false)
+    }
+
+    /// The remembered source, else the store's answer (then remembered).
+    private func knownContentSource(_ node: Node) throws(FSError) -> ContentSource {
+        if let known = contentSources.source(node.inode) { return known }
+        let source = try storeCall { try self.contentSource(node) }
+        contentSources.remember(source, for: node.inode)
+        return source
     }
 
     func contentSource(_ node: Node) throws -> ContentSource {

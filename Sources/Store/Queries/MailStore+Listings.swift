@@ -133,6 +133,18 @@ extension MailStore {
         }
     }
 
+    /// Messages in an account's folders (a message in two folders counts twice, as in
+    /// `.status`), from the folder links alone: the mount's start-up banner must not read
+    /// the large message rows, which a cold start would fetch from disk.
+    public func folderMessageCount(accountId: Int64) throws -> Int {
+        try treeRead { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM emailFolder f JOIN folder d ON d.id = f.folderId
+                WHERE d.accountId = ? AND d.isSelectable = 1
+                """, arguments: [accountId]) ?? 0
+        }
+    }
+
     public func folderStatus(accountId: Int64) throws -> [FolderStatusRow] {
         try treeRead { db in
             try FolderStatusRow.fetchAll(db, sql: """
