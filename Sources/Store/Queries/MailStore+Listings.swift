@@ -145,16 +145,17 @@ extension MailStore {
         }
     }
 
+    /// Messages and unread messages per selectable folder, from indexes only (`email_unread`
+    /// lists the unread ids): no message row is read, so a cold `.status` is fast.
     public func folderStatus(accountId: Int64) throws -> [FolderStatusRow] {
         try treeRead { db in
             try FolderStatusRow.fetchAll(db, sql: """
                 SELECT d.path, d.type, d.uidValidity, d.lastSyncDate,
-                       COUNT(e.id) AS messages, COALESCE(SUM(e.isRead = 0), 0) AS unread
-                FROM folder d LEFT JOIN emailFolder f ON f.folderId = d.id
-                LEFT JOIN email e ON e.id = f.emailId
-                WHERE d.accountId = ? AND d.isSelectable = 1
-                GROUP BY d.id ORDER BY d.path
-                """, arguments: [accountId])
+                       (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id) AS messages,
+                       (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND f.emailId IN
+                            (SELECT e.id FROM email e WHERE e.accountId = ? AND e.isRead = 0)) AS unread
+                FROM folder d WHERE d.accountId = ? AND d.isSelectable = 1 ORDER BY d.path
+                """, arguments: [accountId, accountId])
         }
     }
 }
