@@ -15,7 +15,7 @@ extension MailStore {
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM emailFolder f JOIN email e ON e.id = f.emailId
+                SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
                 WHERE f.folderId = ? \(MessageEntry.order)
                 """, arguments: [folderId])
         }
@@ -24,7 +24,8 @@ extension MailStore {
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e WHERE e.threadId = ? \(MessageEntry.order)
+                SELECT \(MessageEntry.columns) FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
+                WHERE t.threadId = ? \(MessageEntry.order)
                 """, arguments: [threadId])
         }
     }
@@ -34,7 +35,7 @@ extension MailStore {
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
                 WHERE e.accountId = ? AND e.isDeleted = 0
                   AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)
                 \(MessageEntry.order)
@@ -45,7 +46,7 @@ extension MailStore {
     public func messagesWithAttachments(accountId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
                 WHERE e.accountId = ? AND e.hasAttachments = 1 \(MessageEntry.order)
                 """, arguments: [accountId])
         }
@@ -56,7 +57,7 @@ extension MailStore {
         try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
-                JOIN emailFolder f ON f.folderId = d.id JOIN email e ON e.id = f.emailId
+                JOIN emailFolder f ON f.folderId = d.id JOIN \(MessageEntry.email) ON e.id = f.emailId
                 WHERE d.type = 'inbox' \(MessageEntry.order)
                 """)
         }
@@ -64,7 +65,7 @@ extension MailStore {
 
     public func message(id: Int64) throws -> MessageEntry? {
         try treeRead { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(MessageEntry.columns) FROM email e WHERE e.id = ?")
+            let statement = try db.cachedStatement(sql: "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) WHERE e.id = ?")
             return try MessageEntry.fetchOne(statement, arguments: [id])
         }
     }
@@ -75,7 +76,7 @@ extension MailStore {
         try treeRead { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT e.sizeBytes, EXISTS (SELECT 1 FROM messageContent c WHERE c.emailId = e.id)
-                FROM email e WHERE e.id = ?
+                FROM \(MessageEntry.email) WHERE e.id = ?
                 """)
             return try Row.fetchOne(statement, arguments: [emailId]).map { row in
                 (sizeBytes: row[0], isStored: row[1])
