@@ -105,7 +105,9 @@ def method_notes(setup: Setup) -> list:
         "(mailfs also has threads/, attachments/, archive/) against the whole Maildir++ tree; grep -r "
         "reads every message once on each side (mailfs: `threads/`, which holds each message once).",
         "cat: the same randomly drawn messages (matched by Message-ID through the store) on both sides; "
-        "cold = first read after one cache drop, warm = second read.",
+        "cold = first read after a cache drop (one drop before each side's cold pass), warm = a read after "
+        "the file was read once since the last drop (the mailfs side gets one untimed pass after the drop "
+        "made for the Maildir's cold pass); in-process = the read after that.",
         "Memory: VmRSS/VmHWM from /proc/PID/status of the `mailfs mount` process.",
     ]
     if not setup.cold:
