@@ -10,7 +10,7 @@ enum Banner {
         let accounts = try store.accounts()
         for account in accounts {
             let kind = account.isOffline ? "offline (imported)" : "IMAP"
-            let count = try (store.folderStatus(accountId: account.id ?? -1)).reduce(0) { $0 + $1.messages }
+            let count = try store.folderMessageCount(accountId: account.id ?? -1)
             lines.append("  \(path)/\(account.name)/  \(kind), \(count) messages in folders")
         }
         for account in accounts {

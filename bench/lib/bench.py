@@ -17,6 +17,7 @@ import report
 import rows
 import step_import
 import step_mount
+import step_passthrough
 import step_tree
 import timing
 from compare import Setup
@@ -34,6 +35,7 @@ def arguments():
     parser.add_argument("--maildir", type=Path, help="measure this existing Maildir++ tree (with a .Big folder) "
                         "instead of a generated one; --messages is then ignored")
     parser.add_argument("--binary", type=Path, required=True, help=argparse.SUPPRESS)
+    parser.add_argument("--passthrough", type=Path, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.messages < 100 or options.runs < 1 or options.samples < 1:
         parser.error("--messages must be at least 100, --runs and --samples at least 1")
@@ -71,7 +73,7 @@ def release_stale_mount(mount_point: Path):
         subprocess.run(["fusermount3", "-uz", str(mount_point)], capture_output=True)
 
 
-def measure(setup: Setup, messages: int) -> list:
+def measure(setup: Setup, messages: int, passthrough: Path | None) -> list:
     say("import")
     results = step_import.measure(setup, messages)
     say("mount start-up")
@@ -83,6 +85,9 @@ def measure(setup: Setup, messages: int) -> list:
             results += step(setup)
             step_mount.note_memory(setup, mount, name)
         results += step_mount.memory_rows(mount, "after the runs")
+    if passthrough:
+        say("C passthrough FUSE baseline")
+        results += step_passthrough.measure(setup, passthrough)
     return results
 
 
@@ -100,7 +105,9 @@ def method_notes(setup: Setup) -> list:
         "(mailfs also has threads/, attachments/, archive/) against the whole Maildir++ tree; grep -r "
         "reads every message once on each side (mailfs: `threads/`, which holds each message once).",
         "cat: the same randomly drawn messages (matched by Message-ID through the store) on both sides; "
-        "cold = first read after one cache drop, warm = second read.",
+        "cold = first read after a cache drop (one drop before each side's cold pass), warm = a read after "
+        "the file was read once since the last drop (the mailfs side gets one untimed pass after the drop "
+        "made for the Maildir's cold pass); in-process = the read after that.",
         "Memory: VmRSS/VmHWM from /proc/PID/status of the `mailfs mount` process.",
     ]
     if not setup.cold:
@@ -139,7 +146,7 @@ def main():
     tree, summary = corpus_for(options, bench_dir)
     setup = setup_for(options, bench_dir, tree)
     try:
-        results = measure(setup, options.messages)
+        results = measure(setup, options.messages, options.passthrough)
     except (timing.CommandFailed, RuntimeError) as failure:
         sys.exit(f"bench: {failure}")
     finally:

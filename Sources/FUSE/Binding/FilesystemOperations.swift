@@ -57,11 +57,15 @@ public struct OpenedFile: Sendable {
     public var keepCache: Bool
     /// Bypass the page cache (for generated files such as .status whose size is not known up front).
     public var directIO: Bool
+    /// close() must reach `flush` (outbox files and `.control` act on it). False for files
+    /// whose flush does nothing: the kernel then skips the FLUSH round trip on every close().
+    public var flushes: Bool
 
-    public init(handle: UInt64, keepCache: Bool, directIO: Bool) {
+    public init(handle: UInt64, keepCache: Bool, directIO: Bool, flushes: Bool = true) {
         self.handle = handle
         self.keepCache = keepCache
         self.directIO = directIO
+        self.flushes = flushes
     }
 }
 
@@ -72,7 +76,7 @@ public protocol FilesystemOperations: AnyObject, Sendable {
     func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes
     func getattr(_ inode: Inode) throws(FSError) -> FileAttributes
     /// The whole listing of a directory, without "." and "..". The binding snapshots it
-    /// at opendir and serves offsets from the snapshot.
+    /// when a listing starts (offset 0) and serves that stream's offsets from the snapshot.
     func readdir(_ inode: Inode) throws(FSError) -> [DirectoryEntry]
     func open(_ inode: Inode, flags: Int32) throws(FSError) -> OpenedFile
     func read(_ inode: Inode, handle: UInt64, offset: UInt64, size: Int) throws(FSError) -> [UInt8]

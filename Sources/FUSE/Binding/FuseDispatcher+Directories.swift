@@ -1,34 +1,24 @@
 import CFuse3
 import Foundation
 
-/// Listings: OPENDIR, READDIR, READDIRPLUS, RELEASEDIR.
+/// Listings: OPENDIR, READDIR, READDIRPLUS.
 extension FuseDispatcher {
-    /// The kernel may keep the listing in its page cache (`cache_readdir`) and keep it across
-    /// opens (`keep_cache`) until the attribute timeout passes or `invalidateInode` is called.
-    func opendir(_ req: fuse_req_t, inode: fuse_ino_t, info: UnsafeMutablePointer<fuse_file_info>?) {
-        answer(req) { () throws(FSError) in
-            guard let info else { throw FSError(EIO) }
-            guard try filesystem.getattr(Inode(inode)).kind == .directory else { throw FSError(ENOTDIR) }
-            let handle = directories.open()
-            info.pointee.fh = handle
-            info.pointee.cache_readdir = 1
-            info.pointee.keep_cache = 1
-            if fuse_reply_open(req, info) == -ENOENT { directories.close(handle) }
-        }
-    }
-
-    func releasedir(_ req: fuse_req_t, info: UnsafeMutablePointer<fuse_file_info>?) {
-        if let info { directories.close(info.pointee.fh) }
-        fuse_reply_err(req, 0)
+    /// mailfs keeps nothing per open directory, so OPENDIR answers ENOSYS: from then on the
+    /// kernel opens directories itself (no OPENDIR, no RELEASEDIR: two round trips fewer per
+    /// directory for `find` and `grep -r`) and keeps their listings in its page cache
+    /// (FOPEN_KEEP_CACHE | FOPEN_CACHE_DIR, its default then) until `invalidateInode`.
+    /// The kernel checks the inode is a directory before it asks. ENOSYS goes out raw: through
+    /// `FSError` it would become ENOTSUP, which the kernel does not take as "no opendir".
+    static func declineOpendir(_ req: fuse_req_t?) {
+        guard let req else { return }
+        fuse_reply_err(req, ENOSYS)
     }
 
     /// READDIR (`plus` false) and READDIRPLUS (`plus` true): as many entries from `offset` as
     /// fit in `size` bytes; an empty reply means the end of the listing.
-    func readdir(_ req: fuse_req_t, inode: fuse_ino_t, size: Int, offset: off_t,
-                 info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool) {
+    func readdir(_ req: fuse_req_t, inode: fuse_ino_t, size: Int, offset: off_t, plus: Bool) {
         answer(req) { () throws(FSError) in
-            guard let info else { throw FSError(EIO) }
-            let listing = try directories.listing(info.pointee.fh) { () throws(FSError) in
+            let listing = try snapshots.listing(Inode(inode), offset: Int64(offset)) { () throws(FSError) in
                 DirectoryListing(directory: Inode(inode), children: try filesystem.readdir(Inode(inode)))
             }
             // The kernel asks for a page or a few; the cap only guards against a hostile size.
@@ -36,6 +26,7 @@ extension FuseDispatcher {
             let used = buffer.withUnsafeMutableBufferPointer { buffer in
                 fill(buffer, req: req, from: listing, offset: offset, plus: plus)
             }
+            if used == 0 { snapshots.finished(Inode(inode)) }
             fuse_reply_buf(req, buffer, used)
         }
     }

@@ -73,5 +73,6 @@ extension FuseDispatcher {
         info.pointee.fh = opened.handle
         info.pointee.keep_cache = opened.keepCache ? 1 : 0
         info.pointee.direct_io = opened.directIO ? 1 : 0
+        info.pointee.noflush = opened.flushes ? 0 : 1
     }
 }

@@ -4,9 +4,15 @@ import Foundation
 /// Extended attributes (`user.mailfs.*`), with the size probe protocol of getxattr(2):
 /// a call with size 0 asks for the length only; a buffer too small is ERANGE.
 extension FuseDispatcher {
+    /// Names outside `user.` (security.selinux, system.posix_acl_access, ...) are EOPNOTSUPP
+    /// here, without the tree: `ls -l` asks for them on every file, and this errno (unlike
+    /// ENODATA) makes coreutils remember per device that the file system has none, so it
+    /// asks once per run instead of twice per file.
     func getxattr(_ req: fuse_req_t, inode: fuse_ino_t, name cName: UnsafePointer<CChar>?, size: Int) {
         answer(req) { () throws(FSError) in
-            let value = try filesystem.getxattr(Inode(inode), name: try name(cName, invalid: ENODATA))
+            let name = try name(cName, invalid: ENODATA)
+            guard name.hasPrefix("user.") else { throw FSError(EOPNOTSUPP) }
+            let value = try filesystem.getxattr(Inode(inode), name: name)
             try replyXattr(req, value, size: size)
         }
     }

@@ -12,7 +12,7 @@ final class FuseDispatcher: Sendable {
     let filesystem: any FilesystemOperations
     let options: MountOptions
     let owner: FileOwner
-    let directories = DirectoryHandles()
+    let snapshots = ListingSnapshots()
 
     init(filesystem: any FilesystemOperations, options: MountOptions, owner: FileOwner) {
         self.filesystem = filesystem

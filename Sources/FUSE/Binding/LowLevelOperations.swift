@@ -30,17 +30,12 @@ func makeLowLevelOperations() -> fuse_lowlevel_ops {
 }
 
 private func addDirectoryOperations(to ops: inout fuse_lowlevel_ops) {
-    ops.opendir = { req, inode, info in
-        FuseDispatcher.serve(req) { $0.opendir($1, inode: inode, info: info) }
+    ops.opendir = { req, _, _ in FuseDispatcher.declineOpendir(req) }
+    ops.readdir = { req, inode, size, offset, _ in
+        FuseDispatcher.serve(req) { $0.readdir($1, inode: inode, size: size, offset: offset, plus: false) }
     }
-    ops.readdir = { req, inode, size, offset, info in
-        FuseDispatcher.serve(req) { $0.readdir($1, inode: inode, size: size, offset: offset, info: info, plus: false) }
-    }
-    ops.readdirplus = { req, inode, size, offset, info in
-        FuseDispatcher.serve(req) { $0.readdir($1, inode: inode, size: size, offset: offset, info: info, plus: true) }
-    }
-    ops.releasedir = { req, _, info in
-        FuseDispatcher.serve(req) { $0.releasedir($1, info: info) }
+    ops.readdirplus = { req, inode, size, offset, _ in
+        FuseDispatcher.serve(req) { $0.readdir($1, inode: inode, size: size, offset: offset, plus: true) }
     }
 }
 

@@ -7,7 +7,7 @@ import Synchronization
 /// server is ENOENT at open, where `cat` reports it).
 extension MailTree {
     /// Where the bytes of a message or attachment file come from.
-    enum ContentSource {
+    enum ContentSource: Sendable {
         /// Raw message in the store: read (and decoded for an attachment) at first read.
         case store
         /// Content fetched from the server into the cache, with the size `st_size` shows;
@@ -16,28 +16,40 @@ extension MailTree {
     }
 
     func openContent(_ node: Node) throws(FSError) -> OpenedFile {
-        guard case .server(let key, let size, let sizeIsExact) = try storeCall({ try self.contentSource(node) }) else {
+        guard case .server(let key, let size, let sizeIsExact) = try knownContentSource(node) else {
             // Content under an inode never changes: the page cache may keep it.
-            return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false)
+            return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false,
+                              flushes: false)
         }
         if let cached = try storeCall({ try store.cachedContent(key) }), let file = OpenFile.disk(cached) {
-            return OpenedFile(handle: files.open(file), keepCache: true, directIO: false)
+            return OpenedFile(handle: files.open(file), keepCache: true, directIO: false, flushes: false)
         }
         let downloaded = try download(key)
         guard let file = OpenFile.disk(downloaded) else { throw FSError(EIO) }
+        // What was remembered may be an estimate; the download knows the size.
+        contentSources.remember(.server(key, size: downloaded.size, sizeIsExact: true), for: node.inode)
         let sizeChanged = downloaded.size != size
         if sizeChanged { invalidator.withLock { $0 }?.invalidateInode(node.inode) }
         // A size that was an estimate: direct I/O, so readers get every byte whatever
         // st_size they saw; later opens use the page cache with the exact size.
-        return OpenedFile(handle: files.open(file), keepCache: false, directIO: !sizeIsExact || sizeChanged)
+        return OpenedFile(handle: files.open(file), keepCache: false, directIO: !sizeIsExact || sizeChanged,
+                          flushes: false)
+    }
+
+    /// The remembered source, else the store's answer (then remembered).
+    private func knownContentSource(_ node: Node) throws(FSError) -> ContentSource {
+        if let known = contentSources.source(node.inode) { return known }
+        let source = try storeCall { try self.contentSource(node) }
+        contentSources.remember(source, for: node.inode)
+        return source
     }
 
     func contentSource(_ node: Node) throws -> ContentSource {
         switch node {
         case .message(let id):
-            guard let message = try store.message(id: id) else { throw FSError(ENOENT) }
-            if try store.hasRawMessage(emailId: id) { return .store }
-            return .server(.message(id), size: message.sizeBytes, sizeIsExact: true)
+            guard let source = try store.messageSource(emailId: id) else { throw FSError(ENOENT) }
+            if source.isStored { return .store }
+            return .server(.message(id), size: source.sizeBytes, sizeIsExact: true)
         case .attachmentFile(let id):
             guard let attachment = try store.attachment(id: id) else { throw FSError(ENOENT) }
             if try store.hasRawMessage(emailId: attachment.emailId) { return .store }

@@ -11,14 +11,16 @@ extension MailTree {
         switch node {
         case .accountControl(let id):
             if flags & O_ACCMODE == O_RDONLY {
-                return OpenedFile(handle: files.open(.content(Self.controlHelp)), keepCache: false, directIO: true)
+                return OpenedFile(handle: files.open(.content(Self.controlHelp)), keepCache: false, directIO: true,
+                                  flushes: false)
             }
             return OpenedFile(handle: files.open(.control(accountId: id, written: [])),
                               keepCache: false, directIO: true)
         case .rootStatus, .accountStatus, .accountLog:
             guard !writing else { throw FSError(EACCES) }
             let content = try storeCall { try self.generatedContent(node) }
-            return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true)
+            return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true,
+                              flushes: false)
         case .message, .attachmentFile:
             guard !writing else { throw FSError(EROFS) }
             return try openContent(node)
@@ -27,7 +29,8 @@ extension MailTree {
             guard !writing else { throw FSError(EACCES) }
             let stored = drafts.bytes(id) == nil ? try storeCall({ try store.outboxData(id: id) }) : nil
             guard let bytes = drafts.bytes(id) ?? stored else { throw FSError(ENOENT) }
-            return OpenedFile(handle: files.open(.content(bytes)), keepCache: false, directIO: true)
+            return OpenedFile(handle: files.open(.content(bytes)), keepCache: false, directIO: true,
+                              flushes: false)
         default:
             throw FSError(EISDIR)
         }

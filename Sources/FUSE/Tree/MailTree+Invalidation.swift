@@ -8,6 +8,7 @@ import Synchronization
 /// that fail are answered without a negative cache entry.
 extension MailTree {
     public func storeDidChange() {
+        contentSources.removeAll()
         let stale = listings.drain()
         let kernel = invalidator.withLock { $0 }
         for (inode, old) in stale {

@@ -7,7 +7,8 @@ import Synchronization
 /// The mounted tree of DESIGN.md §2, served from the local store. Every metadata call is
 /// answered from the store or from in-memory listings, never from the network.
 ///
-/// Locking: `listings`, `accounts` and `files` are independent mutexes, never nested.
+/// Locking: `listings`, `accounts`, `files` and `contentSources` are independent mutexes,
+/// never nested.
 public final class MailTree: FilesystemOperations {
     let store: MailStore
     let settings: Settings
@@ -15,6 +16,7 @@ public final class MailTree: FilesystemOperations {
     let listings = ListingCache()
     let accounts: AccountRegistry
     let files = OpenFileTable()
+    let contentSources = ContentSourceCache()
     let invalidator = Mutex<(any KernelCacheInvalidator)?>(nil)
     /// Runs `.control` commands of configured accounts (the sync engine). Returns false
     /// when the command is not understood for that account.

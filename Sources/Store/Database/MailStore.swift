@@ -33,7 +33,9 @@ public final class MailStore: Sendable {
         }
         configuration.maximumReaderCount = 4
         pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
-        try Schema.migrator.migrate(pool)
+        var migrator = Schema.migrator
+        ReadPathIndexes.register(in: &migrator)
+        try migrator.migrate(pool)
         try Self.restrictPermissions(of: directory)
     }
 

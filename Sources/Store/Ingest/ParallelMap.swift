@@ -7,7 +7,13 @@ extension Array where Element: Sendable {
         guard count > 1 else { return map(transform) }
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer {
+            // deallocate() alone frees the slots without releasing what they hold: every
+            // parsed message (raw bytes, bodies) would leak, and an import's memory would
+            // grow with the mailbox.
+            results.deinitialize()
+            results.deallocate()
+        }
         // Each iteration writes only its own slot, so the writes never overlap.
         nonisolated(unsafe) let slots = results
         self.withUnsafeBufferPointer { input in

@@ -2,20 +2,30 @@ import Foundation
 import GRDB
 
 /// Read-only queries that the mounted tree answers from. All are local and fast.
+///
+/// Each is one statement run with `treeRead`, outside a transaction: SQLite makes a single
+/// statement atomic (WAL: it reads one snapshot), and a BEGIN/COMMIT around it would add
+/// two statements and a lock round to every FUSE request that reaches the store.
 extension MailStore {
+    /// Runs one read statement on a pooled reader, with no transaction around it.
+    func treeRead<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(body)
+    }
+
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM emailFolder f JOIN email e ON e.id = f.emailId
+                SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
                 WHERE f.folderId = ? AND \(MessageEntry.visible) \(MessageEntry.order)
                 """, arguments: [folderId])
         }
     }
 
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e WHERE e.threadId = ? AND e.isDeleted = 0 \(MessageEntry.order)
+                SELECT \(MessageEntry.columns) FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
+                WHERE t.threadId = ? AND e.isDeleted = 0 \(MessageEntry.order)
                 """, arguments: [threadId])
         }
     }
@@ -23,9 +33,9 @@ extension MailStore {
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
     /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
                 WHERE e.accountId = ? AND e.isDeleted = 0
                   AND (NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND \(MessageEntry.visible))
                        OR EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
@@ -36,9 +46,9 @@ extension MailStore {
     }
 
     public func messagesWithAttachments(accountId: Int64) throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM email e
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
                 WHERE e.accountId = ? AND e.hasAttachments = 1 AND e.isDeleted = 0 \(MessageEntry.order)
                 """, arguments: [accountId])
         }
@@ -46,24 +56,38 @@ extension MailStore {
 
     /// Every account's INBOX messages, for the unified inbox at the mount root.
     public func inboxMessages() throws -> [MessageEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
-                JOIN emailFolder f ON f.folderId = d.id JOIN email e ON e.id = f.emailId
+                JOIN emailFolder f ON f.folderId = d.id JOIN \(MessageEntry.email) ON e.id = f.emailId
                 WHERE d.type = 'inbox' AND \(MessageEntry.visible) \(MessageEntry.order)
                 """)
         }
     }
 
     public func message(id: Int64) throws -> MessageEntry? {
-        try pool.read { db in
-            try MessageEntry.fetchOne(db, sql: "SELECT \(MessageEntry.columns) FROM email e WHERE e.id = ?",
-                                      arguments: [id])
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) WHERE e.id = ?")
+            return try MessageEntry.fetchOne(statement, arguments: [id])
+        }
+    }
+
+    /// What opening a message needs: its size, and whether the store holds its bytes (else
+    /// they come from the content cache or the server). One indexed lookup, no blob read.
+    public func messageSource(emailId: Int64) throws -> (sizeBytes: Int64, isStored: Bool)? {
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT e.sizeBytes, EXISTS (SELECT 1 FROM messageContent c WHERE c.emailId = e.id)
+                FROM \(MessageEntry.email) WHERE e.id = ?
+                """)
+            return try Row.fetchOne(statement, arguments: [emailId]).map { row in
+                (sizeBytes: row[0], isStored: row[1])
+            }
         }
     }
 
     public func threads(accountId: Int64) throws -> [ThreadEntry] {
-        try pool.read { db in
+        try treeRead { db in
             try ThreadEntry.fetchAll(db, sql: """
                 SELECT id, accountId, dirName, latestDate, messageCount FROM thread
                 WHERE accountId = ? ORDER BY latestDate, id
@@ -72,7 +96,7 @@ extension MailStore {
     }
 
     public func thread(id: Int64) throws -> ThreadEntry? {
-        try pool.read { db in
+        try treeRead { db in
             try ThreadEntry.fetchOne(db, sql: """
                 SELECT id, accountId, dirName, latestDate, messageCount FROM thread WHERE id = ?
                 """, arguments: [id])
@@ -80,46 +104,61 @@ extension MailStore {
     }
 
     public func folder(id: Int64) throws -> FolderRecord? {
-        try pool.read { db in try FolderRecord.fetchOne(db, key: id) }
+        try treeRead { db in try FolderRecord.fetchOne(db, key: id) }
     }
 
     public func attachments(ofEmail emailId: Int64) throws -> [AttachmentRecord] {
-        try pool.read { db in
+        try treeRead { db in
             try AttachmentRecord.filter(Column("emailId") == emailId).order(Column("id")).fetchAll(db)
         }
     }
 
     public func attachment(id: Int64) throws -> AttachmentRecord? {
-        try pool.read { db in try AttachmentRecord.fetchOne(db, key: id) }
+        try treeRead { db in try AttachmentRecord.fetchOne(db, key: id) }
     }
 
-    /// The raw RFC 5322 bytes of a message, when the store holds them.
+    /// The raw RFC 5322 bytes of a message, when the store holds them: copied once, from
+    /// SQLite's buffer straight into the array.
     public func rawMessage(emailId: Int64) throws -> [UInt8]? {
-        try pool.read { db in
-            try Data.fetchOne(db, sql: "SELECT raw FROM messageContent WHERE emailId = ?",
-                              arguments: [emailId]).map { [UInt8]($0) }
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: "SELECT raw FROM messageContent WHERE emailId = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [emailId]) else { return nil }
+            return try row.withUnsafeData(atIndex: 0) { data in data.map { [UInt8]($0) } ?? [] }
         }
     }
 
     /// Whether the store holds the message's raw bytes (small messages, imports), without
     /// reading them.
     public func hasRawMessage(emailId: Int64) throws -> Bool {
-        try pool.read { db in
+        try treeRead { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)",
                               arguments: [emailId]) ?? false
         }
     }
 
+    /// Messages in an account's folders (a message in two folders counts twice, as in
+    /// `.status`), from the folder links alone: the mount's start-up banner must not read
+    /// the large message rows, which a cold start would fetch from disk.
+    public func folderMessageCount(accountId: Int64) throws -> Int {
+        try treeRead { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM emailFolder f JOIN folder d ON d.id = f.folderId
+                WHERE d.accountId = ? AND d.isSelectable = 1
+                """, arguments: [accountId]) ?? 0
+        }
+    }
+
+    /// Messages and unread messages per selectable folder, from indexes only (`email_unread`
+    /// lists the unread ids): no message row is read, so a cold `.status` is fast.
     public func folderStatus(accountId: Int64) throws -> [FolderStatusRow] {
-        try pool.read { db in
+        try treeRead { db in
             try FolderStatusRow.fetchAll(db, sql: """
                 SELECT d.path, d.type, d.uidValidity, d.lastSyncDate,
-                       COUNT(e.id) AS messages, COALESCE(SUM(e.isRead = 0), 0) AS unread
-                FROM folder d LEFT JOIN emailFolder f ON f.folderId = d.id AND \(MessageEntry.visible)
-                LEFT JOIN email e ON e.id = f.emailId
-                WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT 'deleting'
-                GROUP BY d.id ORDER BY d.path
-                """, arguments: [accountId])
+                       (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND \(MessageEntry.visible)) AS messages,
+                       (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND \(MessageEntry.visible) AND f.emailId IN
+                            (SELECT e.id FROM email e WHERE e.accountId = ? AND e.isRead = 0)) AS unread
+                FROM folder d WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT 'deleting' ORDER BY d.path
+                """, arguments: [accountId, accountId])
         }
     }
 }

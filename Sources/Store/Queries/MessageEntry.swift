@@ -22,6 +22,9 @@ public struct MessageEntry: Sendable, Equatable, FetchableRecord, Decodable {
         (SELECT COUNT(*) FROM emailFolder c WHERE c.emailId = e.id AND c.pending IS NOT 'leaving') AS folderCount
         """
 
+    /// The email table as listings read it: through the covering index, never the wide rows.
+    static let email = "email e INDEXED BY \(ReadPathIndexes.listing)"
+
     /// Listings are oldest first (DESIGN.md §1), ties broken by id for a stable order.
     static let order = "ORDER BY COALESCE(e.dateSent, e.dateReceived), e.id"
 

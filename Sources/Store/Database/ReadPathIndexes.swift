@@ -1,0 +1,23 @@
+import GRDB
+
+/// Indexes that keep the mount's own reads off the large `email` rows (bodies and snippets
+/// live there, so a row is often a page of its own): with the page cache dropped, `.status`
+/// (unread counts) took ~3 s at 20,000 messages and listing a 10,000-message folder 2.1 s;
+/// from these indexes 0.13 s and 0.06 s.
+enum ReadPathIndexes {
+    /// Every column a listing shows (`MessageEntry`) and filters on: listing queries read
+    /// it `INDEXED BY` this name instead of the table.
+    static let listing = "email_listing"
+
+    /// Registered after `Schema.migrator`'s migrations; GRDB applies whatever a database
+    /// has not applied yet, whatever else it holds.
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3-read-path-indexes") { db in
+            try db.create(index: "email_unread", on: "email", columns: ["accountId", "isRead"])
+            try db.create(index: listing, on: "email", columns: [
+                "id", "accountId", "threadId", "fileName", "sizeBytes", "dateSent", "dateReceived",
+                "isRead", "isStarred", "isDeleted", "hasAttachments",
+            ])
+        }
+    }
+}

@@ -1,0 +1,53 @@
+"""The physical limit of FUSE here: bench/passthrough (a trivial C libfuse3 file system serving
+the same Maildir from disk) against the Maildir itself, for the same `grep -r` and `ls -l`."""
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from compare import Setup, side_by_side
+
+MOUNT_TIMEOUT = 30.0
+
+
+class Passthrough:
+    """bench/passthrough SOURCE MOUNTPOINT in the foreground; unmounted on exit."""
+
+    def __init__(self, binary: Path, source: Path, mount_point: Path):
+        self.binary, self.source, self.mount_point = binary, source, mount_point
+        self.process = None
+
+    def __enter__(self):
+        self.mount_point.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen([str(self.binary), str(self.source), str(self.mount_point)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + MOUNT_TIMEOUT
+        while not os.path.ismount(self.mount_point):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{self.binary} did not mount {self.mount_point}")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *_):
+        subprocess.run(["fusermount3", "-uz", str(self.mount_point)], capture_output=True)
+        self.process.wait()
+
+
+def measure(setup: Setup, binary: Path) -> list:
+    """ls -l of the big folder and grep -r over everything, passthrough vs Maildir, cold and warm.
+    Row keys start with `fuse-`; in those rows the first column is the passthrough."""
+    mount_point = setup.mount_point.with_name("passthrough-mnt")
+    big = len(os.listdir(setup.corpus / ".Big" / "cur"))
+    rows = []
+    with Passthrough(binary, setup.corpus, mount_point):
+        outcome = side_by_side(setup, "fuse-ls-l", f"C passthrough FUSE: ls -l Big ({big:,} msgs)",
+                               ["ls", "-l", str(mount_point / ".Big" / "cur")],
+                               ["ls", "-l", str(setup.corpus / ".Big" / "cur")])
+        rows += outcome.rows
+        outcome = side_by_side(setup, "fuse-grep", f"C passthrough FUSE: grep -r {setup.word}",
+                               ["grep", "-r", setup.word, str(mount_point)],
+                               ["grep", "-r", setup.word, str(setup.corpus)], allowed_exit=(0, 1))
+        rows += outcome.rows
+    setup.notes.append("C passthrough FUSE rows: the first column is bench/passthrough serving the Maildir "
+                       "(not mailfs); their ratio is the least any FUSE file system pays on this kernel.")
+    return rows
