@@ -33,9 +33,7 @@ public final class MailStore: Sendable {
         }
         configuration.maximumReaderCount = 4
         pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
-        var migrator = Schema.migrator
-        ReadPathIndexes.register(in: &migrator)
-        try migrator.migrate(pool)
+        try Schema.migrator.migrate(pool)
         try Self.restrictPermissions(of: directory)
     }
 

@@ -9,8 +9,7 @@ enum ReadPathIndexes {
     /// it `INDEXED BY` this name instead of the table.
     static let listing = "email_listing"
 
-    /// Registered after `Schema.migrator`'s migrations; GRDB applies whatever a database
-    /// has not applied yet, whatever else it holds.
+    /// Registered by `Schema.migrator` after the journal's migration.
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-read-path-indexes") { db in
             try db.create(index: "email_unread", on: "email", columns: ["accountId", "isRead"])

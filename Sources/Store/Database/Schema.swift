@@ -9,6 +9,7 @@ enum Schema {
         migrator.registerMigration("v1-outbox", migrate: createSendQueue)
         migrator.registerMigration("v2-content-cache", migrate: createContentCache)
         migrator.registerMigration("v3-journal", migrate: createJournal)
+        ReadPathIndexes.register(in: &migrator)
         return migrator
     }
 
