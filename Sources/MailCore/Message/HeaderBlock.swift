@@ -31,6 +31,7 @@ struct HeaderBlock: Sendable {
         if isMessage, ByteSearch.hasPrefix(mboxFromPrefix, in: bytes, at: cursor) {
             cursor = ByteSearch.line(startingAt: cursor, in: bytes).next
         }
+        if isMessage { cursor = firstFieldAfterBlankLines(bytes, from: cursor) }
         let headerStart = cursor
         let firstLine = ByteSearch.line(startingAt: cursor, in: bytes)
         if cursor < firstLine.contentEnd,
@@ -60,6 +61,21 @@ struct HeaderBlock: Sendable {
     }
 
     private static let mboxFromPrefix: [UInt8] = Array("From ".utf8)
+
+    /// Some forwarders and archives put empty or blank-only lines before a message's header
+    /// (Python's `email` and MimeKit read past them): when a field follows them, the header
+    /// starts there. Otherwise the message has no header and its body starts at `start`.
+    private static func firstFieldAfterBlankLines(_ bytes: ArraySlice<UInt8>, from start: Int) -> Int {
+        var probe = start
+        while probe < bytes.endIndex {
+            let line = ByteSearch.line(startingAt: probe, in: bytes)
+            guard bytes[probe..<line.contentEnd].allSatisfy(ASCII.isBlank) else {
+                return probe != start && fieldColon(in: bytes, probe..<line.contentEnd) != nil ? probe : start
+            }
+            probe = line.next
+        }
+        return start
+    }
 
     /// Where the colon of a `name: value` line is, when the line is a field:
     /// the name is printable ASCII without blanks, optionally followed by

@@ -19,6 +19,26 @@ struct HeaderBlockTests {
         #expect(block.bodyStart == bodyStart)
     }
 
+    @Test("empty and blank-only lines before a message's header are skipped when a field follows", arguments: [
+        "\r\nFrom: Ann <ann@example.org>\r\nSubject: Hi\r\n\r\nbody",
+        " \t\r\n\r\nFrom: Ann <ann@example.org>\r\nSubject: Hi\r\n\r\nbody",
+        "\n\n\nFrom: Ann <ann@example.org>\nSubject: Hi\n\nbody",
+    ])
+    func leadingBlankLines(text: String) throws {
+        let block = Self.parse(text)
+        #expect(block.fields.map(\.name) == ["From", "Subject"])
+        #expect(Array(text.utf8)[block.bodyStart...] == Array("body".utf8)[...])
+        let parsed = MessageParser.parse(Array(text.utf8))
+        #expect(parsed.subject == "Hi")
+    }
+
+    @Test("blank lines followed by text that is no field: an empty header, the text is body; parts are left alone")
+    func leadingBlankLinesWithoutHeader() {
+        #expect(Self.parse("\r\nHello there\r\n").fields.isEmpty)
+        #expect(Self.parse("\r\nHello there\r\n").bodyStart == 2)
+        #expect(Self.parse("\r\nContent-Type: text/plain\r\n\r\nx", isMessage: false).fields.isEmpty)
+    }
+
     @Test("a header without an empty line runs to the end")
     func missingEmptyLine() {
         let text = "Subject: no body\r\nFrom: a@b"
