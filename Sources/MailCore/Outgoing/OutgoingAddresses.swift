@@ -27,6 +27,17 @@ enum OutgoingAddresses {
         if !policy.mayAppearInFrom(address) { throw .foreignFrom(address: address) }
     }
 
+    /// Fields that also say who sent the message (RFC 5322 §3.6.2, §3.6.6): a file must
+    /// not pass as someone else's through them either.
+    static let otherOriginators: Set<String> = ["sender", "resent-from", "resent-sender"]
+
+    /// Every address of such a field must be the account's or an alias.
+    static func checkOriginator(_ field: OutgoingField, policy: OutgoingPolicy) throws(OutgoingRejection) {
+        for address in AddressParser.parseList(field.text).map(\.address) where !policy.mayAppearInFrom(address) {
+            throw .foreignOriginator(field: field.name, address: address)
+        }
+    }
+
     /// True for `local@domain` fit for an SMTP envelope (RFC 5321 §4.1.2):
     /// no control characters or angle brackets, a non-empty local part that
     /// is a quoted string or has no blanks or specials, and a host name or a

@@ -16,6 +16,9 @@ enum OutgoingFieldRules {
             }
             if hidesLineBreak(field.text) { throw .headerInjection(field: field.name) }
             if field.lowercasedName == "from" { try OutgoingAddresses.checkFrom(field, policy: policy) }
+            if OutgoingAddresses.otherOriginators.contains(field.lowercasedName) {
+                try OutgoingAddresses.checkOriginator(field, policy: policy)
+            }
         }
     }
 

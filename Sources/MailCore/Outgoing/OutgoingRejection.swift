@@ -27,6 +27,8 @@ public enum OutgoingRejection: Error, Equatable, Sendable {
     case invalidAddress(field: String, address: String)
     case fromNotSingleAddress(count: Int)
     case foreignFrom(address: String)
+    /// Sender, Resent-From or Resent-Sender naming someone else.
+    case foreignOriginator(field: String, address: String)
     case tooLarge(size: Int, limit: Int)
 
     public var reason: String {
@@ -52,6 +54,7 @@ public enum OutgoingRejection: Error, Equatable, Sendable {
         case .invalidAddress(let field, let address): "\(field) has an invalid address \"\(address)\""
         case .fromNotSingleAddress(let count): "From must hold exactly one address, it has \(count)"
         case .foreignFrom(let address): "From <\(address)> is not this account's address or an alias"
+        case .foreignOriginator(let field, let address): "\(field) <\(address)> is not this account's address or an alias"
         case .tooLarge(let size, let limit):
             "message is \(MessageSize.describe(size, beside: limit)), over the server's limit of "
                 + MessageSize.describe(limit, beside: size)

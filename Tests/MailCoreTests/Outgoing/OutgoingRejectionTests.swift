@@ -18,6 +18,11 @@ struct OutgoingRejectionTests {
         ("From: Alice <alice@example.org.evil>\nTo: b@example.org\n\nx",
          .foreignFrom(address: "alice@example.org.evil")),
         ("From: alice@example.org, carol@example.org\nTo: b@example.org\n\nx", .fromNotSingleAddress(count: 2)),
+        ("Sender: mallory@evil.test\nTo: b@example.org\n\nx", .foreignOriginator(field: "Sender", address: "mallory@evil.test")),
+        ("Resent-From: Mallory <mallory@evil.test>\nTo: b@example.org\n\nx",
+         .foreignOriginator(field: "Resent-From", address: "mallory@evil.test")),
+        ("Resent-Sender: alice@example.org.evil\nTo: b@example.org\n\nx",
+         .foreignOriginator(field: "Resent-Sender", address: "alice@example.org.evil")),
         ("From: \nTo: b@example.org\n\nx", .fromNotSingleAddress(count: 0)),
         ("Hello Bob,\nsee you at noon.\n", .notAMessage),
         (" To: b@example.org\n\nx", .notAMessage),
@@ -74,6 +79,13 @@ struct OutgoingRejectionTests {
         #expect(Fixtures.rejection(bytes) == .invalidUTF8InHeader(field: "Subject"))
     }
 
+    @Test("Sender and Resent-* naming the account or an alias pass")
+    func ownOriginators() {
+        let policy = OutgoingPolicy(accountAddress: "alice@example.org", aliases: ["a@alias.example"])
+        #expect(Fixtures.rejection("Sender: Alice <alice@example.org>\nResent-From: a@alias.example\n"
+                                   + "Resent-Sender: ALICE@example.org\nTo: b@example.org\n\nx", policy: policy) == nil)
+    }
+
     @Test("a message over the server's SIZE is refused with both sizes in MB")
     func tooLarge() throws {
         let body = String(repeating: String(repeating: "x", count: 99) + "\n", count: 3 * 1024 * 1024 / 100)
@@ -115,6 +127,7 @@ struct OutgoingRejectionTests {
         (.emptyFile, "empty file"),
         (.binaryContent, "not a mail message: binary content"),
         (.foreignFrom(address: "x@y"), "From <x@y> is not this account's address or an alias"),
+        (.foreignOriginator(field: "Sender", address: "x@y"), "Sender <x@y> is not this account's address or an alias"),
         (.duplicateHeader(field: "Subject"), "more than one Subject header (only one is allowed)"),
         (.headerInjection(field: "Subject"), "header Subject hides a line break in an encoded word (header injection)"),
     ])
