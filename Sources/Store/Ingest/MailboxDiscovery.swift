@@ -1,4 +1,5 @@
 import Foundation
+import MailCore
 
 /// One folder's worth of mail found on disk.
 struct DiscoveredMailbox: Sendable {
@@ -80,7 +81,7 @@ enum MailboxDiscovery {
     static func isMbox(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 5)) ?? Data()
-        return head == Data("From ".utf8)
+        let head = (try? handle.read(upToCount: 8)) ?? Data()
+        return MboxSplitter.looksLikeMbox([UInt8](head))
     }
 }

@@ -15,10 +15,56 @@ struct MboxSplitterTests {
         #expect(split(mbox) == ["Subject: one\n\nbody 1\n", "Subject: two\n\nbody 2\n"])
     }
 
-    @Test("a From line that does not follow a blank line stays in the body")
-    func fromInsideBody() {
-        let mbox = "From a@x Fri Feb 22 23:00:00 2008\nSubject: one\n\nline\nFrom here on, it is body\n\n"
-        #expect(split(mbox) == ["Subject: one\n\nline\nFrom here on, it is body\n"])
+    @Test("a From line opens a message even without a blank line before it (as mutt and Python's mailbox do)")
+    func fromWithoutBlankLine() {
+        let mbox = "From a@x Fri Feb 22 23:00:00 2008\nSubject: one\n\nline\nFrom b@x Sat Feb 23 2008\nSubject: two\n\n"
+        #expect(split(mbox) == ["Subject: one\n\nline\n", "Subject: two\n"])
+    }
+
+    @Test("a UTF-8 byte order mark before the first From line is skipped")
+    func byteOrderMark() {
+        let mbox = [0xEF, 0xBB, 0xBF] + Array("From a@x date\nSubject: one\n\nbody\n".utf8)
+        #expect(MboxSplitter.split(mbox).map { String(decoding: $0, as: UTF8.self) } == ["Subject: one\n\nbody\n"])
+        #expect(MboxSplitter.looksLikeMbox(mbox) && !MboxSplitter.looksLikeMbox(Array("Subject: x\n".utf8)))
+    }
+
+    @Test("a consistent Content-Length (mboxcl2) keeps unescaped From lines in the body; an inconsistent one is ignored")
+    func contentLength() {
+        let body = "From the start, a body line\nFrom again\n"
+        let cl2 = "From a@x date\nSubject: one\nContent-Length: \(body.utf8.count)\n\n\(body)\nFrom b@x date\nSubject: two\n\nx\n"
+        #expect(split(cl2) == ["Subject: one\nContent-Length: \(body.utf8.count)\n\n\(body)", "Subject: two\n\nx\n"])
+        let wrong = "From a@x date\nSubject: one\nContent-Length: 5\n\nFrom inside\nrest\n"
+        #expect(split(wrong).count == 2)
+    }
+
+    @Test("message counts match Python's mailbox.mbox on awkward files")
+    func pythonParity() throws {
+        let cases = [
+            "From a@x d\nA: 1\n\nx\nFrom b@x d\nB: 2\n\ny\n",
+            "From a@x d\r\nA: 1\r\n\r\nx\r\n\r\nFrom b@x d\r\nB: 2\r\n",
+            "From a@x d\nFrom b@x d\nFrom c@x d\n",
+            "From a@x d\nA: 1\n\n>From escaped\n\n\n\nFrom b@x d\nB\n",
+            "From a@x d\n",
+        ]
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            Issue.record("python3 is needed for the parity check")
+            return
+        }
+        for text in cases {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("mbox-\(UUID().uuidString)")
+            try Data(text.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", "import mailbox, sys; print(len(mailbox.mbox(sys.argv[1])))", file.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            process.waitUntilExit()
+            let python = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(python == String(MboxSplitter.split(Array(text.utf8)).count), "\(text.debugDescription)")
+        }
     }
 
     @Test(">From lines are unescaped by one level (mboxrd), other > lines kept")
