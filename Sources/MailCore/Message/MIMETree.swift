@@ -16,16 +16,27 @@ enum MIMETree {
     private struct Builder {
         let raw: [UInt8]
 
+        /// RFC 2045 §5.2: a syntactically invalid type (no subtype: `application-x-gzip`)
+        /// means the default; but a part that names a file is an attachment whatever its type
+        /// says, so it becomes application/octet-stream and keeps its parameters (the name).
+        static func effectiveType(_ declared: ContentType?, dispositionFilename: String?,
+                                  default defaultType: ContentType) -> ContentType {
+            guard let declared else { return defaultType }
+            if !declared.subtype.isEmpty { return declared }
+            guard declared.parameters["name"] != nil || dispositionFilename != nil else { return defaultType }
+            return ContentType(type: "application", subtype: "octet-stream", parameters: declared.parameters)
+        }
+
         func entity(header: HeaderBlock, range: Range<Int>, number: String, isMessageRoot: Bool,
                     defaultType: ContentType, depth: Int) -> MIMEPart {
-            // RFC 2045 §5.2: a syntactically invalid type (no subtype) means the default.
-            let declared = header.value("content-type").flatMap(ContentType.parse)
-            let contentType = declared.flatMap { $0.subtype.isEmpty ? nil : $0 } ?? defaultType
+            let disposition = header.value("content-disposition").map(ContentDisposition.parse)
+            let contentType = Self.effectiveType(header.value("content-type").flatMap(ContentType.parse),
+                                                 dispositionFilename: disposition?.filename, default: defaultType)
             let ownNumber = isMessageRoot ? Self.join(number, 1) : number
             var part = MIMEPart(
                 partID: contentType.isMultipart ? number : ownNumber, headers: header.fields,
                 contentType: contentType,
-                disposition: header.value("content-disposition").map(ContentDisposition.parse),
+                disposition: disposition,
                 transferEncoding: TransferEncoding.name(header.value("content-transfer-encoding")),
                 contentID: header.value("content-id").flatMap(MessageIDList.first),
                 headerRange: range.lowerBound..<header.bodyStart,

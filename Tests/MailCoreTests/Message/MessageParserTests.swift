@@ -74,6 +74,20 @@ struct MessageParserTests {
         #expect(message.attachments.map(\.filename) == ["notes.txt", nil])
     }
 
+    @Test("a part whose Content-Type has no subtype but names a file is an application/octet-stream attachment")
+    func invalidTypeWithName() {
+        let message = MessageParser.parse(MessageFixtures.crlf([
+            "Content-Type: multipart/mixed; boundary=b", "",
+            "--b", "Content-Type: text/plain", "", "hello",
+            "--b", "Content-Type: application-x-gzip; name=logs.gz", "Content-Transfer-Encoding: base64", "", "H4sIAAAAAAAAAwMAAAAAAAAAAAA=",
+            "--b", "Content-Type: garbage", "", "plain text after all",
+            "--b--",
+        ]))
+        #expect(message.bodyPlain?.hasPrefix("hello") == true)
+        #expect(message.attachments.map(\.filename) == ["logs.gz"])
+        #expect(message.attachments.map(\.mimeType) == ["application/octet-stream"])
+    }
+
     @Test("bodies get LF line ends and are decoded from their charset")
     func bodyDecoding() {
         let message = MessageParser.parse(MessageFixtures.crlf([
