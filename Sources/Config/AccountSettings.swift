@@ -14,7 +14,8 @@ public struct AccountSettings: Sendable, Equatable {
     public var undoSeconds = 5
     /// More deletions than this within a minute on one account are held for confirmation.
     public var deleteGuard = 100
-    /// IMAP connections open at once for the account (DESIGN §6; at most 30 in all accounts).
+    /// IMAP connections open at once for the account (docs/REQUIREMENTS.md §C6; at most 30
+    /// in all accounts).
     public var maxConnections = 5
     /// Seconds before a connection attempt counts as failed (FR-SYNC-09).
     public var connectTimeoutSeconds = 30
@@ -24,7 +25,7 @@ public struct AccountSettings: Sendable, Equatable {
     /// First retry delay of a failed send (FR-SYNC-07's 30 s / 2 min / 8 min: each later one
     /// is four times the previous). Tests set it low.
     public var sendRetryDelaySeconds = 30
-    /// Seconds between periodic syncs of every folder (DESIGN.md §6: 5 minutes).
+    /// Seconds between periodic syncs of every folder (docs/REQUIREMENTS.md §C6: 5 minutes).
     public var pollIntervalSeconds = 300
 
     public init() {}

@@ -1,7 +1,8 @@
 import Foundation
 import TOMLKit
 
-/// The whole configuration file (DESIGN §7), validated: `[defaults]` and the accounts.
+/// The whole configuration file (docs/REQUIREMENTS.md §C7), validated: `[defaults]` and
+/// the accounts.
 ///
 ///     let config = try MailfsConfig.load(path: paths.configFile)
 ///     for account in config.accounts { … account.settings.syncWindowDays … }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Where mailfs keeps its files, by the XDG Base Directory rules (DESIGN §7):
+/// Where mailfs keeps its files, by the XDG Base Directory rules (docs/REQUIREMENTS.md §C7):
 ///
 ///     config file  $XDG_CONFIG_HOME/mailfs/config.toml   (default ~/.config/mailfs/config.toml)
 ///     data         $XDG_DATA_HOME/mailfs                  (default ~/.local/share/mailfs)

@@ -1,5 +1,5 @@
 /// How a connection is secured. There is deliberately no plaintext option: mailfs never logs in
-/// over an unencrypted connection (DESIGN §6).
+/// over an unencrypted connection (docs/REQUIREMENTS.md §C6).
 public enum ConnectionSecurity: String, Sendable, Equatable, CaseIterable {
     /// TLS from the first byte (IMAPS 993, SMTPS 465).
     case tls
@@ -35,7 +35,8 @@ public struct ServerEndpoint: Sendable, Equatable, CustomStringConvertible {
         self.security = security
     }
 
-    /// The `.status` form (DESIGN §5): `imap.example.com:993 tls`; an IPv6 host is bracketed.
+    /// The `.status` form (docs/REQUIREMENTS.md §C5): `imap.example.com:993 tls`; an IPv6
+    /// host is bracketed.
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "\(shownHost):\(port) \(security.rawValue)"

@@ -1,9 +1,11 @@
 import Foundation
 @testable import Config
 
-/// Shared fixtures: the DESIGN §7 example and helpers to parse text as `config.toml`.
+/// Shared fixtures: the example configuration of the product contract
+/// (docs/REQUIREMENTS.md §C7) and helpers to parse text as `config.toml`.
 enum ConfigFixtures {
-    /// DESIGN.md §7's example verbatim, with `ca_file` pointing at `caFile`.
+    /// The contract's example configuration verbatim (its keys are listed in
+    /// docs/REQUIREMENTS.md §C7), with `ca_file` pointing at `caFile`.
     static func designExample(caFile: String) -> String {
         """
         [defaults]                       # all optional

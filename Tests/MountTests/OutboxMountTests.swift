@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Sending by copying a file into ACCOUNT/outbox/ of a real mount (DESIGN.md §3), through
-/// the test Postfix, which delivers to bob's INBOX on the test Dovecot.
+/// Sending by copying a file into ACCOUNT/outbox/ of a real mount
+/// (docs/REQUIREMENTS.md §C3), through the test Postfix, which delivers to bob's INBOX on
+/// the test Dovecot.
 @Suite("Mounted outbox", .serialized)
 struct OutboxMountTests {
     typealias Servers = OutboxServers

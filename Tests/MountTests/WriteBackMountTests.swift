@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Write-back (issue 9, DESIGN.md §4): flags, rm, mv, cp and folders in a real mount change
-/// the mail on the test Dovecot, checked by a second client (seed.py). Each test has its own
-/// folders and messages, so the suites share the servers.
+/// Write-back (issue 9, docs/REQUIREMENTS.md §C4): flags, rm, mv, cp and folders in a real
+/// mount change the mail on the test Dovecot, checked by a second client (seed.py). Each
+/// test has its own folders and messages, so the suites share the servers.
 @Suite("Write-back: flags, rm, mv and cp", .serialized)
 struct WriteBackMountTests {
     typealias Server = WriteBack

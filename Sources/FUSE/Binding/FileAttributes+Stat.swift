@@ -1,7 +1,7 @@
 import CFuse3
 import Foundation
 
-/// The user every file belongs to: whoever mounted (DESIGN.md §2, modes 0700/0600).
+/// The user every file belongs to: whoever mounted (docs/REQUIREMENTS.md §C2, modes 0700/0600).
 struct FileOwner: Sendable, Equatable {
     var uid: uid_t
     var gid: gid_t

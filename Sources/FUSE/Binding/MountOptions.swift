@@ -13,8 +13,9 @@ public struct MountOptions: Sendable, Equatable {
     public var attributeTimeout: Double
     /// Seconds the kernel may remember that a name does not exist (0 disables).
     public var negativeEntryTimeout: Double
-    /// Let other users see the mount. Never on unless the user asks (DESIGN.md §2); needs
-    /// `user_allow_other` in /etc/fuse.conf for non-root users.
+    /// Let other users see the mount. Never on unless the user asks
+    /// (docs/REQUIREMENTS.md §C2); needs `user_allow_other` in /etc/fuse.conf for non-root
+    /// users.
     public var allowOther: Bool
     /// libfuse3 mounts over a non-empty directory, hiding its files; we refuse unless asked.
     public var allowNonEmpty: Bool

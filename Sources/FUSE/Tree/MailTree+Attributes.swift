@@ -1,7 +1,7 @@
 import Foundation
 import Store
 
-/// Attributes of every kind of node: modes 0700/0600 (DESIGN.md §2), message dates as
+/// Attributes of every kind of node: modes 0700/0600 (docs/REQUIREMENTS.md §C2), message dates as
 /// mtimes, exact sizes.
 extension MailTree {
     func attributes(of node: Node) throws(FSError) -> FileAttributes {

@@ -1,7 +1,7 @@
 import Foundation
 import Store
 
-/// What each directory of the tree contains (DESIGN.md §2).
+/// What each directory of the tree contains (docs/REQUIREMENTS.md §C2).
 extension MailTree {
     func entries(of node: Node) throws -> [DirectoryEntry] {
         switch node {

@@ -2,9 +2,10 @@ import Foundation
 import MailCore
 import Store
 
-/// outbox/ (DESIGN.md §3): a new file is written to memory, checked and committed to the
-/// send queue when closed (close() fails with the reason otherwise); queued files stay
-/// listed with their state in xattrs; `rm` discards, `touch` retries a failed one.
+/// outbox/ (docs/REQUIREMENTS.md §C3): a new file is written to memory, checked and
+/// committed to the send queue when closed (close() fails with the reason otherwise);
+/// queued files stay listed with their state in xattrs; `rm` discards, `touch` retries a
+/// failed one.
 extension MailTree {
     /// Names editors and tools use for work files (`.x.swp`, `x~`, `x.tmp`): kept as
     /// drafts on close, sent when renamed to a real name.

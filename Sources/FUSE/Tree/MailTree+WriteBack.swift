@@ -2,7 +2,7 @@ import Foundation
 import MailCore
 import Store
 
-/// What a user does to mail in the tree (DESIGN.md §4): rm, mv, mkdir, rmdir. Each is
+/// What a user does to mail in the tree (docs/REQUIREMENTS.md §C4): rm, mv, mkdir, rmdir. Each is
 /// applied to the store and written to the journal before the call returns; the sync
 /// engine applies the journal to the server (docs/ARCHITECTURE.md, "tree -> journal").
 extension MailTree {

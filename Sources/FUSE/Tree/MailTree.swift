@@ -4,8 +4,9 @@ import MailCore
 import Store
 import Synchronization
 
-/// The mounted tree of DESIGN.md §2, served from the local store. Every metadata call is
-/// answered from the store or from in-memory listings, never from the network.
+/// The mounted tree of docs/REQUIREMENTS.md §C2, served from the local store. Every
+/// metadata call is answered from the store or from in-memory listings, never from the
+/// network.
 ///
 /// Locking: `listings`, `accounts`, `files` and `contentSources` are independent mutexes,
 /// never nested.

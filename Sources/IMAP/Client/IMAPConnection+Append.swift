@@ -13,7 +13,8 @@ public struct AppendedUID: Sendable, Equatable {
 
 extension IMAPConnection {
     /// Above this size an APPEND waits for the server's `+` even under LITERAL+, so a
-    /// server that refuses the message says so before megabytes are sent (IMAP-QUIRKS §3).
+    /// server that refuses the message says so before megabytes are sent
+    /// (docs/IMAP-QUIRKS.md §3.9).
     public static let synchronizingAppendThreshold = 100 * 1024
 
     /// APPEND `message` (RFC 5322 bytes, CRLF line ends) to a mailbox by raw name, with

@@ -15,7 +15,7 @@ extension IMAPConnection {
     /// `.stopped`, not a cancellation error). It always sends DONE and reads the tagged
     /// reply first, so the connection is ready for the next command. Keepalives
     /// (`* OK Still here`) are ignored and silence while idling does not trip the response
-    /// timeout: the allowance is `maximum` plus 2 minutes (IMAP-QUIRKS §3). A BYE or a
+    /// timeout: the allowance is `maximum` plus 2 minutes (docs/IMAP-QUIRKS.md §3.10). A BYE or a
     /// dropped connection throws as for any command.
     public func idle(maximum: Duration) async throws(IMAPError) -> IdleOutcome {
         guard supports("IDLE") else { throw .capabilityMissing("IDLE") }

@@ -21,7 +21,7 @@ extension IMAPConnection {
     ///
     /// Only FETCH responses for UIDs in `set` are returned, one per UID (several FETCHes
     /// of one UID are merged); any other FETCH is unsolicited and goes to `events`
-    /// (IMAP-QUIRKS §1.6). Note `n:*` with n above the highest UID matches that highest
+    /// (docs/IMAP-QUIRKS.md §1.6). Note `n:*` with n above the highest UID matches that highest
     /// message on the server, which this filter then leaves out: nothing new.
     public func uidFetch(
         _ set: UIDSet, items: [String], changedSince: UInt64? = nil
@@ -119,8 +119,8 @@ extension IMAPConnection {
         _ = try await execute("EXPUNGE") { $0.raw("EXPUNGE") }
     }
 
-    /// `set` cut into sets short enough for one command line (IMAP-QUIRKS §3): about 1000
-    /// octets per command, or 8192 with CONDSTORE.
+    /// `set` cut into sets short enough for one command line (docs/IMAP-QUIRKS.md §3.5):
+    /// about 1000 octets per command, or 8192 with CONDSTORE.
     public func commandSizedChunks(of set: UIDSet) -> [UIDSet] {
         set.chunked(maxOctets: supports("CONDSTORE") ? UIDSet.condStoreCommandBudget : UIDSet.plainCommandBudget)
     }

@@ -6,7 +6,7 @@ public enum IMAPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `date` of SEARCH (`SINCE 1-Nov-2026`): the day in `timeZone`. Servers compare in
-    /// their own zone, so callers widen a window by a day (IMAP-QUIRKS §3).
+    /// their own zone, so callers widen a window by a day (docs/IMAP-QUIRKS.md §3.6).
     public static func search(_ date: Date, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) -> String {
         let parts = components(of: date, in: timeZone)
         return "\(parts.day)-\(months[parts.month - 1])-\(parts.year)"

@@ -1,7 +1,7 @@
 /// Something the server said outside the result of a command, delivered on
 /// `IMAPConnection.events` in arrival order.
 ///
-/// Untagged responses may come at any time, during any command (IMAP-QUIRKS §1.6):
+/// Untagged responses may come at any time, during any command (docs/IMAP-QUIRKS.md §1.6):
 /// EXISTS, EXPUNGE, VANISHED, a FETCH of flags changed by another client, or of UIDs
 /// outside the range a UID FETCH asked for. They belong to mailbox state, so a command
 /// keeps only what it asked for and everything else lands here.

@@ -17,7 +17,7 @@ struct IdleState: Sendable {
     }
 
     /// Silence the server is allowed beyond `maximum` while idling: the socket read
-    /// timeout is the refresh interval plus 2 minutes (IMAP-QUIRKS §3).
+    /// timeout is the refresh interval plus 2 minutes (docs/IMAP-QUIRKS.md §3.10).
     static let silenceSlack = Duration.seconds(120)
 
     /// How long to idle before DONE is sent with the outcome `.timedOut`.

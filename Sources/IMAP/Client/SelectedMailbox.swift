@@ -12,7 +12,7 @@ public struct SelectedMailbox: Sendable, Equatable {
     public var recent: Int
     /// Nil when the server sent none (it must, but sync must not trust that blindly).
     public var uidValidity: UInt32?
-    /// Only a prediction, and optional (IMAP-QUIRKS §3).
+    /// Only a prediction, and optional (docs/IMAP-QUIRKS.md §3.2).
     public var uidNext: UInt32?
     /// Nil without the CONDSTORE capability (Yahoo sends a value it cannot honour) or
     /// when the mailbox says `[NOMODSEQ]`.

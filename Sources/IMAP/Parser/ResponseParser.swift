@@ -7,7 +7,7 @@
 ///         let response = try parser.parse(unit)   // a parse error spoils this unit only
 ///     }
 ///
-/// Liberal in what it accepts (IMAP-QUIRKS §1): unknown responses and codes become
+/// Liberal in what it accepts (docs/IMAP-QUIRKS.md §1): unknown responses and codes become
 /// `.other`, a broken BODYSTRUCTURE is contained to its item. Malformed input throws
 /// `IMAPParseError`; it never traps, and recursion and list sizes are bounded.
 public struct ResponseParser: Sendable {

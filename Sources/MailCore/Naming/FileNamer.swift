@@ -1,6 +1,6 @@
 import Foundation
 
-/// Readable, sortable, safe names for the mounted tree (DESIGN.md §2 "Names").
+/// Readable, sortable, safe names for the mounted tree (docs/REQUIREMENTS.md §C2, names).
 ///
 ///     FileNamer.messageFileName(date: d, from: "Alice Smith", subject: "Lunch plans")
 ///     // "2026-11-20 1432 Alice Smith - Lunch plans.eml"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns a file dropped into `outbox/` into a message ready for SMTP, or says
-/// why it cannot be sent (DESIGN.md §3). Pure: no I/O, the clock and the
+/// why it cannot be sent (docs/REQUIREMENTS.md §C3). Pure: no I/O, the clock and the
 /// Message-ID token come from the caller, so the same input gives the same bytes.
 ///
 ///     To: Bob <bob@example.org>          From: alice@example.org

@@ -16,8 +16,9 @@ public enum FolderClassifier {
         }
     }
 
-    /// Special-use folders get their canonical lower-case name (DESIGN.md §2); others keep
-    /// their name, each component sanitized, and names the tree reserves get a suffix.
+    /// Special-use folders get their canonical lower-case name (docs/REQUIREMENTS.md §C2);
+    /// others keep their name, each component sanitized, and names the tree reserves get a
+    /// suffix.
     public static func treePath(forName name: String, type: FolderType) -> String {
         if type != .custom && type != .archive && !name.contains("/") { return type.rawValue }
         let components = name.split(separator: "/").map { FileNamer.sanitize(String($0)) }

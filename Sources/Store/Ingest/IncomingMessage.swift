@@ -20,9 +20,9 @@ public struct MessageFlags: Sendable, Equatable {
     }
 }
 
-/// What sync fetched of a message too large to store whole (DESIGN.md §4): its header,
-/// its text bodies, and attachment metadata from BODYSTRUCTURE. The raw bytes are
-/// downloaded when the file is first read.
+/// What sync fetched of a message too large to store whole (docs/REQUIREMENTS.md §C4):
+/// its header, its text bodies, and attachment metadata from BODYSTRUCTURE. The raw bytes
+/// are downloaded when the file is first read.
 public struct PartialContent: Sendable {
     public var header: [UInt8]
     public var bodyPlain: String?

@@ -68,7 +68,7 @@ struct PreparedMessage: Sendable {
             hasAttachments: !parsed.attachments.isEmpty, fileName: fileName)
     }
 
-    /// The name shown in listings: date, sender, subject (DESIGN.md §2).
+    /// The name shown in listings: date, sender, subject (docs/REQUIREMENTS.md §C2).
     var baseFileName: String {
         FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
                                   from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)

@@ -9,7 +9,7 @@ public enum LocalChangeError: Error, Equatable, Sendable {
     case notPermitted
 }
 
-/// The tree's write side (DESIGN.md §4): every user change is applied to the store at
+/// The tree's write side (docs/REQUIREMENTS.md §C4): every user change is applied to the store at
 /// once and written to the journal in the same transaction, before the file operation
 /// returns. Imported (offline) accounts have no server: their rows finish at once.
 extension MailStore {

@@ -16,7 +16,7 @@ public struct WriteContext: Sendable, Equatable {
     }
 }
 
-/// The message operations of the tree (DESIGN.md §4), as the journal records them.
+/// The message operations of the tree (docs/REQUIREMENTS.md §C4), as the journal records them.
 public enum MessageOperation: Sendable, Equatable {
     /// `rm` in a folder: to Trash; in trash/ or spam/ (or without a Trash): for good.
     case remove(fromFolder: Int64)

@@ -21,7 +21,8 @@ extension MailStore {
     }
 
     /// At start-up, before `recoverInterruptedSends`: messages still in their undo delay
-    /// when the previous run died are held, not sent (§5.5.2). Returns how many.
+    /// when the previous run died are held, not sent (docs/REQUIREMENTS.md, product spec
+    /// §5.5.2). Returns how many.
     public func holdUndoWindowSends(accountId: Int64, machine: SendStateMachine) throws -> Int {
         try transitionAll(in: .queued, accountId: accountId, .restarted, machine: machine)
     }

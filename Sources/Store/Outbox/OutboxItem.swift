@@ -15,7 +15,7 @@ public enum SendState: String, Codable, Sendable {
     /// The server took it: never sent again. Left only until the Sent copy is appended.
     case accepted
     /// Its undo delay was running when the mount stopped: kept, never sent on its own
-    /// (§5.5.2 of the spec); `touch` sends it, `rm` discards it.
+    /// (docs/REQUIREMENTS.md, product spec §5.5.2); `touch` sends it, `rm` discards it.
     case held
 }
 

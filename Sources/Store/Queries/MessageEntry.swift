@@ -25,7 +25,8 @@ public struct MessageEntry: Sendable, Equatable, FetchableRecord, Decodable {
     /// The email table as listings read it: through the covering index, never the wide rows.
     static let email = "email e INDEXED BY \(ReadPathIndexes.listing)"
 
-    /// Listings are oldest first (DESIGN.md §1), ties broken by id for a stable order.
+    /// Listings are oldest first (docs/REQUIREMENTS.md §C1), ties broken by id for a stable
+    /// order.
     static let order = "ORDER BY COALESCE(e.dateSent, e.dateReceived), e.id"
 
     /// An association the journal is moving or deleting: hidden at once.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Disk space per account for `.status` (§8.3 storage visibility).
+/// Disk space per account for `.status` (docs/REQUIREMENTS.md, product spec §8.3).
 public struct StorageUse: Sendable, Equatable {
     /// Stored message bytes: raw messages and their text and HTML bodies.
     public var messages: Int64

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Renders `.status` files (DESIGN.md §5). The keys and their order are a contract.
+/// Renders `.status` files (docs/REQUIREMENTS.md §C5). The keys and their order are a contract.
 public enum StatusReport {
     public struct AccountFacts: Sendable {
         public var activity: AccountActivity.State
@@ -63,7 +63,7 @@ public enum StatusReport {
                 ("storage_index", megabytes(storage.index))]
     }
 
-    /// Above this, the root `.status` warns (§8.3).
+    /// Above this, the root `.status` warns (docs/REQUIREMENTS.md, product spec §8.3).
     public static let diskWarningBytes: Int64 = 5_000_000_000
 
     /// The root `.status`: one line per account, the disk mailfs uses (and a warning above

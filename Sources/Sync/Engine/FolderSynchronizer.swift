@@ -118,7 +118,7 @@ struct FolderSynchronizer {
     }
 
     /// `SEARCH SINCE` compares dates only, in the server's time zone: the caller widens
-    /// the window by a day (IMAP-QUIRKS §3).
+    /// the window by a day (docs/IMAP-QUIRKS.md §3.6).
     static func searchDate(daysBack: Int, now: Date = Date()) -> String {
         let date = now.addingTimeInterval(-Double(daysBack) * 86_400)
         var calendar = Calendar(identifier: .gregorian)

@@ -8,7 +8,8 @@ public struct SyncTiming: Sendable, Equatable {
     public var connectTimeout: Duration = .seconds(30)
     /// Longest silence from the server within a command before it counts as gone.
     public var responseTimeout: Duration = .seconds(120)
-    /// Periodic sync of every folder (DESIGN.md §6: other folders are polled every 5 minutes).
+    /// Periodic sync of every folder (docs/REQUIREMENTS.md §C6: other folders are polled
+    /// every 5 minutes).
     public var pollInterval: Duration = .seconds(300)
     /// Waits before the 2nd, 3rd and 4th attempt of a download on first read (FR-SYNC-08);
     /// short, since a reader is waiting.

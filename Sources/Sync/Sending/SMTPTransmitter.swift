@@ -34,7 +34,8 @@ struct SMTPTransmitter: Sendable {
         } catch {
             guard case .smtp(.authenticationFailed) = error, account.auth == .xoauth2 else { return classify(error) }
         }
-        // An expired token: the token command runs once more (FR-ACCT-04), then it is final.
+        // An expired token: the token command runs once more (FR-ACCT-04 in
+        // docs/REQUIREMENTS.md), then it is final.
         logger.info("SMTP XOAUTH2 refused; asking the token command again")
         do {
             return try await attempt(submission, onDelivered: onDelivered)

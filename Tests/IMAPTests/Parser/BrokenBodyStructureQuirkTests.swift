@@ -1,7 +1,7 @@
 import Testing
 @testable import IMAP
 
-/// IMAP-QUIRKS §1.1: broken BODYSTRUCTUREs are contained per item (and per part), the
+/// docs/IMAP-QUIRKS.md §1.1: broken BODYSTRUCTUREs are contained per item (and per part), the
 /// rest of the FETCH line survives. Lines modelled on the servers' published output.
 @Suite("Quirks §1.1: broken BODYSTRUCTURE")
 struct BrokenBodyStructureQuirkTests {

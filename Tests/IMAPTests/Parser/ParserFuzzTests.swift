@@ -1,7 +1,7 @@
 import Testing
 @testable import IMAP
 
-/// IMAP-QUIRKS §1.11: mbsync's fuzzing found a crash on a stray APPENDUID
+/// docs/IMAP-QUIRKS.md §1.11: mbsync's fuzzing found a crash on a stray APPENDUID
 /// (CVE-2021-3578), on malformed CAPABILITY and on bogus FETCH. Here: hostile lines,
 /// and thousands of deterministic mutations of the recorded transcripts.
 @Suite("Quirks §1.11: fuzzing")

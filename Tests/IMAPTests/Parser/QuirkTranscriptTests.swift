@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import IMAP
 
-/// IMAP-QUIRKS §1.2–§1.10: one recorded-style transcript per item, written from the
+/// docs/IMAP-QUIRKS.md §1.2–§1.10: one recorded-style transcript per item, written from the
 /// quirk's description, framed and parsed as the client will.
 @Suite("Quirks §1: what real servers send")
 struct QuirkTranscriptTests {
