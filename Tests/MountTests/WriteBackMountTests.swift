@@ -60,12 +60,8 @@ struct WriteBackMountTests {
     @Test("a flag changed on the server by another client shows after echo sync (the server wins)")
     func serverWins() async throws {
         try await SharedServers.shared {
-            let folder = Server.unique("Server-flags")
             let letter = Letter("Flagged elsewhere")
-            try Server.createMailbox("alice", folder)
-            try Server.append([letter], user: "alice", mailbox: folder)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": [letter]])
+            let (mount, folder) = try MountedMailfs.aliceFolder("Server-flags", holding: [letter])
             let file = "alice/\(folder)/\(letter.fileName)"
             #expect(try mount.xattr("user.mailfs.flagged", of: file) == "0")
 
@@ -88,12 +84,8 @@ struct WriteBackMountTests {
     @Test("syncs that run while local flag changes are pending never undo them")
     func pendingFlagsSurviveSync() async throws {
         try await SharedServers.shared {
-            let folder = Server.unique("Pending-flags")
             let letters = Letter.many("Pending", 20)
-            try Server.createMailbox("alice", folder)
-            try Server.append(letters, user: "alice", mailbox: folder)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": letters])
+            let (mount, folder) = try MountedMailfs.aliceFolder("Pending-flags", holding: letters)
             let dir = "alice/\(folder)"
             let set = try mount.sh("for f in '\(dir)'/*.eml; do setfattr -n user.mailfs.seen -v 1 \"$f\" || exit 1; "
                                    + "echo sync > alice/.control; done")
@@ -258,12 +250,8 @@ struct WriteBackMountTests {
     @Test("generic provider: mv into archive/ moves to the \\Archive folder; mv out of archive/ puts it back")
     func archiveGeneric() async throws {
         try await SharedServers.shared {
-            let folder = Server.unique("Archiving")
             let letter = Letter("Archived")
-            try Server.createMailbox("alice", folder)
-            try Server.append([letter], user: "alice", mailbox: folder)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": [letter]])
+            let (mount, folder) = try MountedMailfs.aliceFolder("Archiving", holding: [letter])
 
             let mv = try mount.sh("mv 'alice/\(folder)/\(letter.fileName)' alice/archive/ && ls -A 'alice/\(folder)'")
             #expect(mv.status == 0 && !mv.lines.contains(letter.fileName), "\(mv.output)")

@@ -181,6 +181,17 @@ enum WriteBack {
 
 extension MountedMailfs {
     /// A mount (not started) of `accounts`.
+    /// A fresh folder of alice's (named after `label`) holding `letters`, and a started
+    /// mount of alice's account that lists them.
+    static func aliceFolder(_ label: String, holding letters: [Letter]) throws -> (MountedMailfs, String) {
+        let folder = Server.unique(label)
+        try Server.createMailbox("alice", folder)
+        try Server.append(letters, user: "alice", mailbox: folder)
+        let mount = try writeBack([WriteBackAccount()])
+        try mount.startAndWait(for: ["alice/\(folder)": letters])
+        return (mount, folder)
+    }
+
     static func writeBack(_ accounts: [WriteBackAccount]) throws -> MountedMailfs {
         let mount = try MountedMailfs()
         try mount.configure(accounts)

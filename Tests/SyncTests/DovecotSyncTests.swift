@@ -87,7 +87,9 @@ struct DovecotSyncTests {
 
     @Test("a UIDVALIDITY change re-associates known messages by Message-ID instead of downloading them")
     func uidValidityChange() async throws {
-        try await SharedServers.shared {
+        // Resetting UIDVALIDITY disconnects every session that has the mailbox selected:
+        // other tests' syncs of the same account must not run meanwhile.
+        try await SharedServers.exclusive {
             let (folder, ids) = try seededFolder("Reset", count: 6)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")

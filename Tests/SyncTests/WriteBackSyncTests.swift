@@ -52,7 +52,9 @@ struct WriteBackSyncTests {
 
     @Test("a move recorded before the source's UIDVALIDITY changed moves that message, found by Message-ID")
     func moveAcrossUIDValidity() async throws {
-        try await SharedServers.shared {
+        // Resetting UIDVALIDITY disconnects every session that has the mailbox selected:
+        // other tests' syncs of the same account must not run meanwhile.
+        try await SharedServers.exclusive {
             let (folder, ids) = try seededFolder("WBValidity", count: 3)
             let (target, _) = try seededFolder("WBValidityTarget", count: 0)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
