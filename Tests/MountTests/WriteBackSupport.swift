@@ -184,9 +184,9 @@ extension MountedMailfs {
     /// A fresh folder of alice's (named after `label`) holding `letters`, and a started
     /// mount of alice's account that lists them.
     static func aliceFolder(_ label: String, holding letters: [Letter]) throws -> (MountedMailfs, String) {
-        let folder = Server.unique(label)
-        try Server.createMailbox("alice", folder)
-        try Server.append(letters, user: "alice", mailbox: folder)
+        let folder = WriteBack.unique(label)
+        try WriteBack.createMailbox("alice", folder)
+        try WriteBack.append(letters, user: "alice", mailbox: folder)
         let mount = try writeBack([WriteBackAccount()])
         try mount.startAndWait(for: ["alice/\(folder)": letters])
         return (mount, folder)
