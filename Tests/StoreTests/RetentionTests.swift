@@ -26,8 +26,10 @@ struct RetentionTests {
         let (temp, account, inbox, ids) = try account(ages: [60, 50, 40, 1])
         let context = WriteContext(accountId: account, isOffline: false, isGmail: false, deleteGuard: 100)
         let byAge = try ids.sorted { try temp.store.message(id: $0)!.dateReceived < temp.store.message(id: $1)!.dateReceived }
-        // Flagged (as the server says), and a change still in the journal: both kept.
-        try temp.store.setServerFlag(.flagged, to: true, emailId: byAge[0])
+        // Flagged, and a change still in the journal: both kept.
+        var offline = context
+        offline.isOffline = true
+        try temp.store.changeFlag(.flagged, to: true, emailId: byAge[0], context: offline)
         try temp.store.changeFlag(.seen, to: true, emailId: byAge[1], context: context)
         let cached = try temp.store.storeContent(Array("cached".utf8), for: .message(byAge[2]), limitBytes: 1 << 20)
         let cutoff = SyncWindow.cutoff(days: 7)

@@ -138,10 +138,6 @@ extension MailStore {
         }
     }
 
-    /// Applies server flags after a conditional STORE lost to another client's change.
-    public func setServerFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
-        try pool.write { db in try Self.setFlag(flag, to: value, emailId: emailId, db: db) }
-    }
 }
 
 extension MailStore {

@@ -99,8 +99,9 @@ public final class SyncCoordinator: Sendable, WriteBackService {
         return true
     }
 
-    /// Applies the account's due journal changes now and returns when none is due
-    /// (`mailfs sync`, tests). False for an unknown account or a store error.
+    /// Applies the account's due journal changes now and returns when none is due (tests
+    /// drive the journal with it, as with `syncOnce`). False for an unknown account or a
+    /// store error.
     public func applyJournal(account: String) async -> Bool {
         guard let applier = accounts[account]?.applier else { return false }
         do {
