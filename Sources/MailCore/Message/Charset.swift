@@ -27,11 +27,26 @@ public enum Charset {
         }
     }
 
-    /// UTF-8 when valid, else Windows-1252: what raw 8-bit header text and
-    /// unlabelled bodies most likely are.
+    /// UTF-8 where it is well-formed, and each other byte as Windows-1252: what raw 8-bit
+    /// header text and unlabelled bodies most likely are. Byte by byte, so one stray
+    /// Latin-1 byte in a UTF-8 name does not turn the whole name into mojibake, and text
+    /// that is all Latin-1 reads as Latin-1.
     static func utf8OrWindows1252(_ bytes: ArraySlice<UInt8>) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        return windows1252(bytes)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 2)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let length = UTF8Sequence.length(of: bytes, at: index)
+            if length > 0 {
+                utf8.append(contentsOf: bytes[index..<(index + length)])
+                index += length
+            } else {
+                utf8.append(contentsOf: windows1252(bytes[index...index]).utf8)
+                index += 1
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// Text labelled UTF-8: as UTF-8 when valid; when invalid, as Windows-1252
@@ -40,6 +55,9 @@ public enum Charset {
     /// U+FFFD for the bad bytes.
     static func utf8Repaired(_ bytes: ArraySlice<UInt8>) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // A value cut inside its last character (an RFC 2231 file name split by a mailer)
+        // keeps everything before the cut.
+        if let cut = incompleteTail(bytes), let text = String(validating: bytes[..<cut], as: UTF8.self) { return text }
         var wellFormed = 0
         var stray = 0
         var index = bytes.startIndex
@@ -49,6 +67,25 @@ public enum Charset {
             index += max(length, 1)
         }
         return wellFormed >= stray ? String(decoding: bytes, as: UTF8.self) : windows1252(bytes)
+    }
+
+    /// Where a UTF-8 sequence begins that the end of `bytes` cuts short: a lead byte in the
+    /// last three bytes followed only by continuation bytes, fewer than it needs.
+    static func incompleteTail(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var index = bytes.endIndex
+        while index > bytes.startIndex, bytes.endIndex - index < 3 {
+            index -= 1
+            let byte = bytes[index]
+            if byte & 0xC0 == 0x80 { continue }
+            let needed = switch byte {
+            case 0xC2...0xDF: 2
+            case 0xE0...0xEF: 3
+            case 0xF0...0xF4: 4
+            default: 0
+            }
+            return needed > bytes.endIndex - index ? index : nil
+        }
+        return nil
     }
 
     /// The lower-cased charset name with quotes, blanks and an RFC 2231

@@ -35,6 +35,22 @@ struct CharsetTests {
         #expect(Charset.decode(Array("é".utf8) + [0xFF] + Array("é".utf8), charset: "utf-8") == "é\u{FFFD}é")
     }
 
+    @Test("raw 8-bit text keeps its UTF-8 and reads only the stray bytes as Latin-1, one by one")
+    func strayBytesOneByOne() {
+        // "Renée Müller" in UTF-8 with one stray Latin-1 "é" (0xE9) in the middle.
+        let bytes = Array("Renée ".utf8) + [0xE9] + Array(" Müller".utf8)
+        #expect(Charset.utf8OrWindows1252(bytes[...]) == "Renée é Müller")
+        #expect(Charset.utf8OrWindows1252([0x46, 0x72, 0xF6, 0x73, 0x63, 0x68, 0x65]) == "Frösche")
+        #expect(HeaderText.string((Array("Subject: caf".utf8) + [0xE9] + Array(" ☕".utf8))[...]) == "Subject: café ☕")
+    }
+
+    @Test("a UTF-8 value cut inside its last character keeps what came before the cut")
+    func cutInsideCharacter() {
+        #expect(Charset.decode(Array("Résumé ".utf8) + [0xE2, 0x82], charset: "utf-8") == "Résumé ")
+        #expect(Charset.decode(Array("naïve".utf8) + [0xF0, 0x9F, 0x98], charset: "utf-8") == "naïve")
+        #expect(Charset.incompleteTail(Array("done".utf8)[...]) == nil)
+    }
+
     @Test("text labelled UTF-8 that is really Latin-1 is read as Latin-1")
     func mislabelledLatin1() {
         #expect(Charset.decode([0x46, 0x72, 0xF6, 0x73, 0x63, 0x68, 0x65], charset: "utf-8") == "Frösche")
