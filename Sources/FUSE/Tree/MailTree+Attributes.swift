@@ -19,7 +19,7 @@ extension MailTree {
             return outboxAttributes(item)
         case .newMessage(let handle):
             switch files.file(UInt64(handle)) {
-            case .appending(_, _, _, let data)?: return newMessageAttributes(handle: handle, size: data.count)
+            case .appending?: return newMessageAttributes(handle: handle, size: newMessages.bytes(handle)?.count ?? 0)
             case .appended?: return newMessageAttributes(handle: handle, size: 0)
             default: throw FSError(ENOENT)
             }

@@ -42,7 +42,7 @@ extension MailTree {
         case .control?:
             return try writeControl(handle: handle, data: data)
         case .outgoing(let id, _)?:
-            guard offset <= UInt64(OutboxDrafts.maxSize), drafts.write(id, at: Int(offset), data) else {
+            guard offset <= UInt64(drafts.maxSize), drafts.write(id, at: Int(offset), data) else {
                 throw FSError(EFBIG)
             }
             return data.count
@@ -58,8 +58,8 @@ extension MailTree {
         switch files.file(handle) {
         case .control?:
             try flushControl(handle: handle)
-        case .appending(let folderId, let accountId, let name, let data)? where !data.isEmpty:
-            try flushNewMessage(handle: handle, parent: folderId, accountId: accountId, name: name, data: data)
+        case .appending(let folderId, let accountId, let name)?:
+            try flushNewMessage(handle: handle, parent: folderId, accountId: accountId, name: name)
         case .outgoing(let id, let accountId)?:
             // Nothing written yet is not a message yet: a shell closes the descriptor it
             // opened before writing through the dup'd one (`cat > outbox/x.eml <<EOF`).

@@ -45,7 +45,7 @@ extension MailTree {
         guard case .outboxItem(let id)? = Node(inode: inode) else { throw FSError(EROFS) }
         guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
         if let size {
-            guard size <= UInt64(OutboxDrafts.maxSize), drafts.truncate(id, to: Int(size)) else { throw FSError(EPERM) }
+            guard size <= UInt64(drafts.maxSize), drafts.truncate(id, to: Int(size)) else { throw FSError(EPERM) }
         }
         if modified != nil, case .update = try storeCall({ try store.transition(send: id, .retry) }) {
             report(item.accountId, "\(item.fileName) queued again")

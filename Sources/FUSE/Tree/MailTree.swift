@@ -28,7 +28,11 @@ public final class MailTree: FilesystemOperations {
     let contentProvider = Mutex<(any ContentProvider)?>(nil)
     /// Checks and wakes the senders of outbox/; nil: every outbox is read-only.
     let outboxService = Mutex<(any OutboxService)?>(nil)
-    let drafts = OutboxDrafts()
+    /// outbox/ files being written. Larger than any provider accepts (Gmail 25 MB, most
+    /// 50 MB): the server's SIZE, checked at close, is the real limit.
+    let drafts = WriteBuffers(maxSize: 100 << 20)
+    /// Messages being copied into a folder (servers commonly refuse far less).
+    let newMessages = WriteBuffers(maxSize: 64 << 20)
     /// Wakes the journal appliers of configured accounts; nil: changes stay local.
     let writeBackService = Mutex<(any WriteBackService)?>(nil)
 

@@ -10,11 +10,12 @@ enum OpenFile: Sendable {
     /// A downloaded file of the content cache, read with pread: eviction may unlink it,
     /// the open descriptor keeps serving.
     case disk(fd: Int32, size: Int64)
-    /// A new file of outbox/ (send-queue id): bytes go to `OutboxDrafts`, checked and
+    /// A new file of outbox/ (send-queue id): bytes go to `MailTree.drafts`, checked and
     /// queued on close.
     case outgoing(itemId: Int64, accountId: Int64)
-    /// A new message written into a server folder: appended (journal) on close.
-    case appending(folderId: Int64, accountId: Int64, name: String, data: [UInt8])
+    /// A new message written into a server folder (its bytes in `MailTree.newMessages`, by
+    /// handle): appended (journal) on close.
+    case appending(folderId: Int64, accountId: Int64, name: String)
     /// The same once journaled: a later close of a dup'd descriptor adds nothing.
     case appended(folderId: Int64, name: String)
     /// `.control`: commands written, executed on close.

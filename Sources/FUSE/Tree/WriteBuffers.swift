@@ -1,12 +1,17 @@
 import Synchronization
 
-/// Bytes of outbox files being written, by send-queue id. They live in memory until
-/// `close()`, which validates and commits them (or keeps an editor's temporary file).
-final class OutboxDrafts: Sendable {
-    /// Larger than any provider accepts (Gmail 25 MB, most 50 MB); the server's SIZE,
-    /// checked at close, is the real limit.
-    static let maxSize = 100 << 20
+/// Bytes of new files being written, held in memory until `close()` checks and commits
+/// them: outbox files by send-queue id, messages copied into a folder by file handle.
+/// A write detaches the buffer before changing it, so a large `cp` costs linear time
+/// (re-splicing an array held elsewhere copies it on every write: quadratic).
+final class WriteBuffers: Sendable {
+    /// The largest file accepted; writes beyond it fail.
+    let maxSize: Int
     private let buffers = Mutex<[Int64: [UInt8]]>([:])
+
+    init(maxSize: Int) {
+        self.maxSize = maxSize
+    }
 
     func begin(_ id: Int64, with bytes: [UInt8] = []) {
         buffers.withLock { $0[id] = bytes }
@@ -19,7 +24,7 @@ final class OutboxDrafts: Sendable {
     /// pwrite semantics: a gap is zero-filled. False when the file would pass `maxSize`.
     func write(_ id: Int64, at offset: Int, _ data: UnsafeRawBufferPointer) -> Bool {
         buffers.withLock { buffers in
-            guard var bytes = buffers[id], offset <= Self.maxSize - data.count else { return false }
+            guard var bytes = buffers[id], offset <= maxSize - data.count else { return false }
             buffers[id] = nil  // no copy-on-write of the whole buffer
             if offset == bytes.count {
                 // The usual case (cp, cat >): append, amortized O(1) per byte.
@@ -43,7 +48,7 @@ final class OutboxDrafts: Sendable {
     /// truncate(2); false when `id` is not being written.
     func truncate(_ id: Int64, to size: Int) -> Bool {
         buffers.withLock { buffers in
-            guard var bytes = buffers[id], size <= Self.maxSize else { return false }
+            guard var bytes = buffers[id], size <= maxSize else { return false }
             if size < bytes.count { bytes.removeSubrange(size...) } else {
                 bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
             }
