@@ -34,6 +34,11 @@ final class AccountRegistry: Sendable {
         }
     }
 
+    func activity(accountId: Int64) -> AccountActivity? {
+        guard let account = try? record(id: accountId) else { return nil }
+        return activity(for: account)
+    }
+
     func activity(named name: String) -> AccountActivity? {
         guard let account = try? store.account(named: name) else { return nil }
         return activity(for: account)

@@ -131,8 +131,7 @@ extension MailTree {
     /// An `outbox: …` line in the account's `.log`; errors also become `.status`'s
     /// `outbox_error`.
     func report(_ accountId: Int64, _ message: String, level: String = "info") {
-        guard let account = try? accounts.record(id: accountId) else { return }
-        let activity = accounts.activity(for: account)
+        guard let activity = accounts.activity(accountId: accountId) else { return }
         activity.log.record("outbox: " + message, level: level)
         if level == "error" { activity.update { $0.outboxError = message } }
     }

@@ -11,11 +11,10 @@ extension MailTree {
         case .outbox(let accountId)?:
             try unlinkOutbox(accountId: accountId, parent: parent, name: name)
         case .folder(let folderId)?:
-            let (emailId, accountId) = try messageNamed(name, in: parent)
-            try recordMessage(.remove(fromFolder: folderId), emailId: emailId, accountId: accountId, name: name)
+            let message = try messageNamed(name, in: parent)
+            try recordMessage(.remove(fromFolder: folderId), emailId: message.id, accountId: message.accountId, name: name)
         case .archive(let accountId)?:
-            let (emailId, _) = try messageNamed(name, in: parent)
-            try recordMessage(.removeArchived, emailId: emailId, accountId: accountId, name: name)
+            try recordMessage(.removeArchived, emailId: try messageNamed(name, in: parent).id, accountId: accountId, name: name)
         case .account?, .threads?, .thread?, .attachments?, .attachmentMessage?, .unifiedInbox?, .root?:
             throw FSError(EPERM)
         default:
@@ -87,10 +86,7 @@ extension MailTree {
     }
 
     public func rmdir(parent: Inode, name: String) throws(FSError) {
-        guard let entry = try listing(of: parent).entry(named: name), let node = Node(inode: entry.attributes.inode) else {
-            throw FSError(ENOENT)
-        }
-        guard case .folder(let folderId) = node, let folder = try storeCall({ try store.folder(id: folderId) }),
+        guard case .folder(let folderId) = try node(named: name, in: parent), let folder = try storeCall({ try store.folder(id: folderId) }),
               folder.type == .custom, folder.localState == nil || folder.localState == "creating" else {
             throw FSError(EPERM)
         }
@@ -135,11 +131,18 @@ extension MailTree {
         guard folder.accountId == accountId else { throw FSError(EXDEV) }
     }
 
-    /// The message listed under `name` in a directory, and its account.
-    func messageNamed(_ name: String, in parent: Inode) throws(FSError) -> (Int64, Int64) {
-        guard case .message(let emailId) = try node(named: name, in: parent),
-              let message = try storeCall({ try store.message(id: emailId) }) else { throw FSError(ENOENT) }
-        return (emailId, message.accountId)
+    /// The message listed under `name` in a directory: in a folder one indexed read.
+    func messageNamed(_ name: String, in parent: Inode) throws(FSError) -> MessageEntry {
+        let found: MessageEntry?
+        if case .folder(let folderId)? = Node(inode: parent) {
+            found = try storeCall { try store.message(named: name, inFolder: folderId) }
+        } else if case .message(let emailId) = try node(named: name, in: parent) {
+            found = try storeCall { try store.message(id: emailId) }
+        } else {
+            found = nil
+        }
+        guard let found else { throw FSError(ENOENT) }
+        return found
     }
 
     /// What `name` is in a directory: in a folder, resolved by indexed lookups (a bulk rm
@@ -192,7 +195,6 @@ extension MailTree {
     }
 
     func activityLog(_ accountId: Int64, _ message: String, level: String = "info") {
-        guard let account = try? accounts.record(id: accountId) else { return }
-        accounts.activity(for: account).log.record(message, level: level)
+        accounts.activity(accountId: accountId)?.log.record(message, level: level)
     }
 }
