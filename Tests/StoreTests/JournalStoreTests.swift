@@ -133,6 +133,20 @@ struct JournalStoreTests {
         #expect(try account.temp.store.journalCounts(accountId: account.id) == (pending: 5, heldDeletes: 0))
     }
 
+    @Test("an APPEND row is read without its message; the bytes stay intact through state changes")
+    func appendBytesReadApart() throws {
+        let account = try Account()
+        let note = Fixture.message(id: "note@test", subject: "Note")
+        _ = try account.temp.store.recordAppend(note, folderId: account.projects, flags: .init(seen: true),
+                                                context: account.context)
+        let row = try #require(try account.temp.store.dueChanges(accountId: account.id).batch.first)
+        #expect(row.kind == .append && row.raw == nil)
+        let id = try #require(row.id)
+        try account.temp.store.transition([.init(id: id, event: .claim)], machine: account.machine())
+        try account.temp.store.transition([.init(id: id, event: .unreachable(failures: 1))], machine: account.machine())
+        #expect(try account.temp.store.appendContent(changeId: id) == note)
+    }
+
     @Test("rows a killed applier was applying are pending and interrupted after a restart")
     func recovery() throws {
         let account = try Account()

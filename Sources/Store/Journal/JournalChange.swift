@@ -73,6 +73,12 @@ public struct JournalChange: Codable, Sendable, Equatable, FetchableRecord, Muta
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// Rows are read without `raw`: an APPEND row holds a whole message, and the applier
+    /// reads up to a thousand rows at a time; the one APPEND being applied reads its bytes
+    /// with `MailStore.appendContent`. Updates of a fetched row name their columns, so
+    /// they never write the missing `raw` back as NULL.
+    public static var databaseSelection: [any SQLSelectable] { [.allColumns(excluding: ["raw"])] }
+
     /// Changes that may be applied in one IMAP command share this key (and are adjacent
     /// in the account's order): same kind, same folders, same flag and value.
     public var batchKey: String? {

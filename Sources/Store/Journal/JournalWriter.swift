@@ -37,7 +37,7 @@ struct JournalWriter {
         configure(&row)
         try row.insert(db)
         row.operation = rows.first?.operation ?? row.id ?? 0
-        try row.update(db)
+        try row.update(db, columns: ["operation"])
         rows.append(row)
         return row
     }
@@ -60,7 +60,7 @@ struct JournalWriter {
             INSERT OR REPLACE INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')
             """, arguments: [emailId, folderId, placeholder])
         row.placeholderUID = placeholder
-        try row.update(db)
+        try row.update(db, columns: ["placeholderUID"])
         if let index = rows.firstIndex(where: { $0.id == row.id }) { rows[index] = row }
     }
 

@@ -56,8 +56,8 @@ extension MailStore {
                     row.attempts = attempts
                     row.notBefore = notBefore
                     row.interrupted = interrupted
-                    if error != nil || state == .applying { row.lastError = error ?? row.lastError }
-                    try row.update(db)
+                    if let error { row.lastError = error }
+                    try row.update(db, columns: ["state", "attempts", "notBefore", "interrupted", "lastError"])
                 case .finish:
                     try finisher.finish(row, result: .init(targetUID: outcome.targetUID, folderName: outcome.folderName,
                                                            delimiter: outcome.delimiter, gone: outcome.gone))
@@ -113,6 +113,13 @@ extension MailStore {
             try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM change WHERE emailId = ? AND state IN ('pending', 'applying', 'held'))
                 """, arguments: [emailId]) ?? false
+        }
+    }
+
+    /// The message an APPEND row carries (rows are read without it).
+    public func appendContent(changeId: Int64) throws -> [UInt8]? {
+        try pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT raw FROM change WHERE id = ?", arguments: [changeId]).map { [UInt8]($0) }
         }
     }
 

@@ -28,7 +28,7 @@ extension MailStore {
                 .fetchOne(db) {
                 if waiting.previousValue == value { _ = try waiting.delete(db); return }
                 waiting.value = value
-                try waiting.update(db)
+                try waiting.update(db, columns: ["value"])
                 return
             }
             var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)

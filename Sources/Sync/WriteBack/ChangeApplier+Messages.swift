@@ -208,8 +208,9 @@ extension ChangeApplier {
         if let uid = try await find(row.messageId, in: target, over: connection) {
             return .init(id: id, event: .applied, targetUID: Int64(uid))
         }
+        guard let message = try store.appendContent(changeId: id) else { throw Refusal(reason: "the message is gone") }
         let appended = try await connection.append(mailbox: target.imapPath, flags: AppendFlags.list(row.flag),
-                                                   message: [UInt8](row.raw ?? Data()))
+                                                   message: message)
         return .init(id: id, event: .applied, targetUID: appended.map { Int64($0.uid) })
     }
 
