@@ -71,8 +71,8 @@ struct JournalFinisher {
         case .deleteFolder:
             try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ?", arguments: [row.folderId])
         case .renameFolder:
-            if let accountId = Optional(row.accountId), let old = row.oldPath, let new = row.newPath {
-                try MailStore.movePaths(accountId: accountId, from: new, to: old, db: db)
+            if let old = row.oldPath, let new = row.newPath {
+                try MailStore.movePaths(accountId: row.accountId, from: new, to: old, db: db)
             }
             try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ? AND localState = 'renaming'",
                            arguments: [row.folderId])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MailCore
 
 /// Writes the rows of one user operation inside its transaction, with their local
 /// effects: associations that leave (hidden at once) and arrive (placeholder UIDs).
@@ -60,8 +61,27 @@ struct JournalWriter {
             INSERT OR REPLACE INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')
             """, arguments: [emailId, folderId, placeholder])
         row.placeholderUID = placeholder
-        try row.update(db, columns: ["placeholderUID"])
+        try save(row, columns: ["placeholderUID"])
+    }
+
+    /// Writes `columns` of a row of this operation and keeps `rows` current.
+    mutating func save(_ row: JournalChange, columns: [String]) throws {
+        try row.update(db, columns: columns)
         if let index = rows.firstIndex(where: { $0.id == row.id }) { rows[index] = row }
+    }
+
+    /// Imported accounts have no server: their rows apply to the store at once, except
+    /// held deletions, which wait for confirm-deletes as anywhere else.
+    func finishIfOffline() throws {
+        guard context.isOffline, state != .held else { return }
+        for row in rows { try JournalFinisher(db: db).finishOffline(row) }
+    }
+
+    /// `Archive`, else `Archive (2)`…: a folder path not taken in the account.
+    func freeFolderPath(_ name: String) throws -> String {
+        try FileNamer.firstFree(name, keepingExtension: false) { candidate in
+            try FolderRecord.filter(Column("accountId") == context.accountId && Column("path") == candidate).fetchCount(db) > 0
+        }
     }
 
     /// The folders (id, type) that hold the message visibly.

@@ -27,9 +27,8 @@ extension MailStore {
             row.emailId = emailId
             row.placeholderUID = placeholder
             row.messageId = try String.fetchOne(db, sql: "SELECT messageId FROM email WHERE id = ?", arguments: [emailId])
-            try row.update(db, columns: ["emailId", "placeholderUID", "messageId"])
-            if context.isOffline { try JournalFinisher(db: db).finishOffline(row) }
-            _ = writer
+            try writer.save(row, columns: ["emailId", "placeholderUID", "messageId"])
+            try writer.finishIfOffline()
             return try String.fetchOne(db, sql: "SELECT fileName FROM email WHERE id = ?", arguments: [emailId]) ?? ""
         }
     }

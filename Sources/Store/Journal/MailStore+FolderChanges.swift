@@ -17,7 +17,7 @@ extension MailStore {
                 row.folderId = folder.id
                 row.newPath = path
             }
-            if context.isOffline { for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) } }
+            try writer.finishIfOffline()
             return try FolderRecord.fetchOne(db, key: folder.id)
         }
     }
@@ -50,7 +50,7 @@ extension MailStore {
                 row.folderId = folderId
                 row.oldPath = folder.path
             }
-            if context.isOffline { for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) } }
+            try writer.finishIfOffline()
         }
     }
 
@@ -71,7 +71,7 @@ extension MailStore {
                 row.oldPath = oldPath
                 row.newPath = newPath
             }
-            if context.isOffline { for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) } }
+            try writer.finishIfOffline()
         }
     }
 
@@ -92,13 +92,4 @@ extension MailStore {
 public enum FolderChangeError: Error, Equatable, Sendable {
     case notEmpty
     case exists
-}
-
-enum FileNamerPaths {
-    /// `Archive`, else `Archive (2)`… : a folder path not taken in the account.
-    static func firstFreeFolderPath(_ name: String, accountId: Int64, db: Database) throws -> String {
-        try FileNamer.firstFree(name, keepingExtension: false) { candidate in
-            try FolderRecord.filter(Column("accountId") == accountId && Column("path") == candidate).fetchCount(db) > 0
-        }
-    }
 }

@@ -57,15 +57,12 @@ extension MailStore {
         try pool.write { db in
             let now = Date()
             try Self.pruneDone(db, accountId: context.accountId, now: now)
-            var writer = try JournalWriter(db: db, context: context, now: now, deletion: operation.isDeletion)
-            var planner = OperationPlanner(writer: writer, emailId: emailId)
+            var planner = OperationPlanner(
+                writer: try JournalWriter(db: db, context: context, now: now, deletion: operation.isDeletion),
+                emailId: emailId)
             try planner.plan(operation)
-            writer = planner.writer
-            if writer.state == .held { return .held }
-            if context.isOffline {
-                for row in writer.rows { try JournalFinisher(db: db).finishOffline(row) }
-            }
-            return .recorded
+            try planner.writer.finishIfOffline()
+            return planner.writer.state == .held ? .held : .recorded
         }
     }
 

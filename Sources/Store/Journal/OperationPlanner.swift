@@ -100,7 +100,7 @@ struct OperationPlanner {
     }
 
     private mutating func createArchiveFolder() throws -> Int64 {
-        let path = try FileNamerPaths.firstFreeFolderPath("Archive", accountId: writer.context.accountId, db: writer.db)
+        let path = try writer.freeFolderPath("Archive")
         let folder = try MailStore.insertLocalFolder(path: path, type: .archive, context: writer.context, db: writer.db)
         try writer.insert(.createFolder) { row in
             row.folderId = folder.id
