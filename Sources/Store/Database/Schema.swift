@@ -10,6 +10,7 @@ enum Schema {
         migrator.registerMigration("v2-content-cache", migrate: createContentCache)
         migrator.registerMigration("v3-journal", migrate: createJournal)
         ReadPathIndexes.register(in: &migrator)
+        migrator.registerMigration("v3-retention-index", migrate: createRetentionIndex)
         return migrator
     }
 
@@ -219,5 +220,11 @@ enum Schema {
             // NULL, "creating", "renaming" or "deleting": the sync leaves such folders alone.
             t.add(column: "localState", .text)
         }
+    }
+
+    /// Retention (every full sync) and the mount's start-up notice look for an account's
+    /// messages that arrived before a date: from this index, not the wide message rows.
+    private static func createRetentionIndex(_ db: Database) throws {
+        try db.create(index: "email_arrival", on: "email", columns: ["accountId", "dateReceived", "isStarred"])
     }
 }
