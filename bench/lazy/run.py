@@ -13,7 +13,6 @@ Needs root (the servers switch users; dropping the page cache) and /dev/fuse.
 import argparse
 import os
 import shutil
-import signal
 import sys
 from pathlib import Path
 
@@ -30,7 +29,7 @@ import phases  # noqa: E402
 import raw_fetch  # noqa: E402
 import section  # noqa: E402
 from mailfs_side import ACCOUNT, Mount  # noqa: E402
-from measure import say  # noqa: E402
+from measure import say, run_until_interrupted  # noqa: E402
 from seeded_mailbox import Mailbox  # noqa: E402
 from servers import BenchError, Servers, install  # noqa: E402
 
@@ -57,14 +56,6 @@ def parse_arguments():
     options.user, options.account = USER, ACCOUNT
     options.attachment_name = payload.ATTACHMENT_NAME
     return options
-
-
-def stop_on_signals():
-    """SIGTERM and SIGHUP end the run like Ctrl-C does, so the cleanup below still runs."""
-    def interrupt(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupt)
 
 
 def prepare(options, servers, work):
@@ -96,7 +87,6 @@ def measure(options, servers, work, result):
 
 def main():
     options = parse_arguments()
-    stop_on_signals()
     if os.geteuid() != 0:
         sys.exit("run.py needs root: the test Dovecot switches users")
     work = Path(options.work)
@@ -124,7 +114,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt as interruption:
-        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); mount and servers stopped")
+    run_until_interrupted(main, "mount and servers")

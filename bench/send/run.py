@@ -15,7 +15,6 @@ inotify on Postfix's queue) and /dev/fuse.
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,7 +32,7 @@ import send_notes  # noqa: E402
 import send_table  # noqa: E402
 import send_trace  # noqa: E402
 from arrivals import Arrivals  # noqa: E402
-from measure import say  # noqa: E402
+from measure import say, run_until_interrupted  # noqa: E402
 from msmtp_side import Msmtp  # noqa: E402
 from outbox_side import OutboxMount  # noqa: E402
 from rounds import Rounds  # noqa: E402
@@ -67,14 +66,6 @@ def parse_arguments():
     options.work = Path(options.work)
     options.user, options.recipient = USER, RECIPIENT
     return options
-
-
-def stop_on_signals():
-    """SIGTERM and SIGHUP end the run like Ctrl-C does, so the cleanup below still runs."""
-    def interrupt(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupt)
 
 
 def prepare(servers):
@@ -121,7 +112,6 @@ def check_end_state(servers, mount, arrivals, result):
 
 def main():
     options = parse_arguments()
-    stop_on_signals()
     if os.geteuid() != 0:
         sys.exit("run.py needs root: the test servers switch users")
     options.work.mkdir(parents=True, exist_ok=True)
@@ -148,7 +138,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt as interruption:
-        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); mount and servers stopped")
+    run_until_interrupted(main, "mount and servers")

@@ -8,6 +8,7 @@ PAUSE_SECONDS precedes every incremental run: mbsync sleeps a second when its Ma
 changed within the current second, which would otherwise count against it.
 """
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -25,6 +26,20 @@ INITIAL_TIMEOUT = 3600
 
 def say(text):
     print(text, file=sys.stderr, flush=True)
+
+
+def run_until_interrupted(main, stopped):
+    """Runs a bench's `main` and exits with its status. SIGTERM and SIGHUP end the run like
+    Ctrl-C does, so its cleanup (`finally`: servers, mounts) still runs; then one line says
+    what was stopped."""
+    def interrupt(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, interrupt)
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as interruption:
+        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); {stopped} stopped")
 
 
 def idle_baseline(binary, servers, user, work_dir):

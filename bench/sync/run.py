@@ -11,7 +11,6 @@ it to bench/sync/results.md. Needs root (the servers switch users) and /dev/fuse
 import argparse
 import os
 import platform
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ sys.dont_write_bytecode = True  # no __pycache__ next to the sources
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from measure import SizeRun, idle_baseline, say  # noqa: E402
+from measure import SizeRun, idle_baseline, say, run_until_interrupted  # noqa: E402
 from report import markdown  # noqa: E402
 from servers import REPO, BenchError, Servers, install  # noqa: E402
 import notes  # noqa: E402
@@ -71,17 +70,8 @@ def build(scratch_path):
     return str(scratch / "release" / "mailfs")
 
 
-def stop_on_signals():
-    """SIGTERM and SIGHUP end the run like Ctrl-C does, so the cleanup below still runs."""
-    def interrupt(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupt)
-
-
 def main():
     options = parse_arguments()
-    stop_on_signals()
     if os.geteuid() != 0:
         sys.exit("run.py needs root: the test Dovecot switches users")
     Path(options.work).mkdir(parents=True, exist_ok=True)
@@ -113,7 +103,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt as interruption:
-        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); mounts and servers stopped")
+    run_until_interrupted(main, "mounts and servers")

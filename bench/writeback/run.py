@@ -18,7 +18,6 @@ import imaplib
 import os
 import re
 import shutil
-import signal
 import ssl
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ import machine  # noqa: E402
 import mailfs_side  # noqa: E402
 from bulk_append import append_all, login  # noqa: E402
 from mailfs_side import Mount  # noqa: E402
-from measure import say  # noqa: E402
+from measure import say, run_until_interrupted  # noqa: E402
 from servers import BenchError, Servers, install  # noqa: E402
 
 USER = "alice"
@@ -64,13 +63,6 @@ def parse_arguments():
     options.binary = os.path.abspath(options.binary)
     options.work = Path(options.work)
     return options
-
-
-def stop_on_signals():
-    def interrupt(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupt)
 
 
 def letters(directory, prefix, count):
@@ -339,7 +331,6 @@ def markdown(options, result, facts, errors):
 
 def main():
     options = parse_arguments()
-    stop_on_signals()
     if os.geteuid() != 0:
         sys.exit("run.py needs root: the test servers switch users")
     options.work.mkdir(parents=True, exist_ok=True)
@@ -365,7 +356,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt as interruption:
-        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); mount and servers stopped")
+    run_until_interrupted(main, "mount and servers")
