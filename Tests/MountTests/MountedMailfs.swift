@@ -44,6 +44,18 @@ final class MountedMailfs {
         return result.output
     }
 
+    /// A mount (not started) of `accounts`.
+    static func configured(_ accounts: [some MountAccount]) throws -> MountedMailfs {
+        let mount = try MountedMailfs()
+        try mount.configure(accounts)
+        return mount
+    }
+
+    /// Writes (or rewrites, between two mounts of the same store) the config of `accounts`.
+    func configure(_ accounts: [some MountAccount]) throws {
+        try writeConfig(accounts.map { try $0.toml }.joined(separator: "\n"))
+    }
+
     /// Writes (or rewrites, between two mounts of the same store) the config file.
     func writeConfig(_ toml: String) throws {
         let configDir = root.appendingPathComponent("config/mailfs")
@@ -114,6 +126,11 @@ final class MountedMailfs {
         var message: String
         var description: String { message }
     }
+}
+
+/// An account of a test config: its `[accounts.NAME]` tables.
+protocol MountAccount {
+    var toml: String { get throws }
 }
 
 enum Shell {

@@ -4,7 +4,7 @@ import Testing
 
 /// One account of the test servers in a mount's config: IMAP over implicit TLS, SMTP on
 /// the port and security given (a test server's, or a local port that never answers).
-struct OutboxAccount {
+struct OutboxAccount: MountAccount {
     /// The account's name and the test servers' user (alice, carol).
     var user: String
     var smtpPort: Int
@@ -46,17 +46,6 @@ struct OutboxAccount {
 }
 
 extension MountedMailfs {
-    /// A mount (not started) of `accounts`.
-    static func outbox(_ accounts: [OutboxAccount]) throws -> MountedMailfs {
-        let mount = try MountedMailfs()
-        try mount.configure(accounts)
-        return mount
-    }
-
-    /// Writes (or rewrites, between two mounts of the same store) the config.
-    func configure(_ accounts: [OutboxAccount]) throws {
-        try writeConfig(accounts.map { try $0.toml }.joined(separator: "\n"))
-    }
 
     /// Writes `text` to a file named `name` outside the mount; returns its path.
     func draft(_ name: String, _ text: String) throws -> String {

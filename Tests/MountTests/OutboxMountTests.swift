@@ -12,7 +12,7 @@ struct OutboxMountTests {
     @Test("a file copied into outbox/ over implicit TLS is listed while queued, reaches bob once and shows in sent/")
     func implicitTLS() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SMTPS_PORT")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
             try mount.start()
             #expect(try mount.waitForIdle("alice"), "the Sent folder is known before the first send")
             let subject = Servers.uniqueSubject("Lunch")
@@ -32,7 +32,7 @@ struct OutboxMountTests {
     @Test("a file copied into outbox/ goes over STARTTLS on the submission port")
     func startTLS() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SUBMISSION_PORT", security: "starttls")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SUBMISSION_PORT", security: "starttls")])
             try mount.start()
             let subject = Servers.uniqueSubject("Submission")
             let file = try mount.draft("starttls.eml", Servers.message(subject: subject))
@@ -45,7 +45,7 @@ struct OutboxMountTests {
     @Test("an unknown recipient fails with the server's 550; touch sends it again, rm discards it")
     func unknownRecipient() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SMTPS_PORT")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
             try mount.start()
             // The first sync creates the folders (sent/) the test looks at.
             #expect(try mount.waitForIdle("alice"))
@@ -85,7 +85,7 @@ struct OutboxMountTests {
           ])
     func invalidFile(name: String, reason: String) async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SMTPS_PORT")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
             try mount.start()
             // The first sync creates the folders (sent/) the test looks at.
             #expect(try mount.waitForIdle("alice"))
@@ -107,7 +107,7 @@ struct OutboxMountTests {
     @Test("shells write into outbox/ with > and heredocs; a refused name can be used again at once")
     func shellRedirections() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SMTPS_PORT")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
             try mount.start()
             let (printed, heredoc) = (Servers.uniqueSubject("Printf"), Servers.uniqueSubject("Heredoc"))
             let printf = try mount.sh("printf 'To: bob@example.test\\nSubject: \(printed)\\n\\nhi\\n' > alice/outbox/printf.eml")
@@ -130,7 +130,7 @@ struct OutboxMountTests {
     @Test("a file over the server's SIZE fails at send on a fresh mount, and at close once the SIZE is known")
     func overServerSize() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SMTPS_PORT")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
             try mount.start()
             // Postfix's message_size_limit is 10240000 bytes.
             let line = String(repeating: "0123456789", count: 7) + "\n"
@@ -158,7 +158,7 @@ struct OutboxMountTests {
         try await SharedServers.shared {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.undoSeconds = 5
-            let mount = try MountedMailfs.outbox([account])
+            let mount = try MountedMailfs.configured([account])
             try mount.start()
             let (cancelled, kept) = (Servers.uniqueSubject("Cancelled"), Servers.uniqueSubject("Kept"))
             let first = try mount.draft("cancel.eml", Servers.message(subject: cancelled))
@@ -182,7 +182,7 @@ struct OutboxMountTests {
         try await SharedServers.exclusive {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.sendRetryDelaySeconds = 1
-            let mount = try MountedMailfs.outbox([account])
+            let mount = try MountedMailfs.configured([account])
             try mount.start()
             #expect(try Servers.postfix("stop") == 0)
             var postfixDown = true
@@ -207,7 +207,7 @@ struct OutboxMountTests {
         try await SharedServers.shared {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.undoSeconds = 5
-            let mount = try MountedMailfs.outbox([account])
+            let mount = try MountedMailfs.configured([account])
             try mount.start()
             let subject = Servers.uniqueSubject("Crash undo")
             let file = try mount.draft("crash.eml", Servers.message(subject: subject))
@@ -236,7 +236,7 @@ struct OutboxMountTests {
     func killLoopAroundSending() async throws {
         try await SharedServers.shared {
             let account = try OutboxAccount.on("SMTPS_PORT")
-            let mount = try MountedMailfs.outbox([account])
+            let mount = try MountedMailfs.configured([account])
             var generator = SystemRandomNumberGenerator()
             var subjects: [String] = []
             // MAILFS_TEST_KILL_ROUNDS=100 for the measurement the README quotes; 20 in ./test.
@@ -288,7 +288,7 @@ struct OutboxMountTests {
         try await SharedServers.shared {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.imapPort = try Servers.closedPort()
-            let mount = try MountedMailfs.outbox([account])
+            let mount = try MountedMailfs.configured([account])
             try mount.start()
             let subject = Servers.uniqueSubject("Sent later")
             let file = try mount.draft("later.eml", Servers.message(subject: subject))
@@ -308,7 +308,7 @@ struct OutboxMountTests {
           arguments: [".draft.eml.tmp", "draft.eml.tmp"])
     func editorRename(temporary: String) async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.outbox([try .on("SMTPS_PORT")])
+            let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
             try mount.start()
             let subject = Servers.uniqueSubject("Edited")
             let file = try mount.draft("edited.eml", Servers.message(subject: subject))

@@ -29,7 +29,7 @@ struct WriteBackDurabilityTests {
             try Server.append(letters, user: "carol", mailbox: folder)
             try Server.append([bystander], user: "carol", mailbox: other)
             let trashBefore = try #require(try Server.count("carol", "Trash"))
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "carol", deleteGuard: 100)])
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "carol", deleteGuard: 100)])
             try mount.startAndWait(for: ["carol/\(folder)": letters, "carol/\(other)": [bystander]], account: "carol")
             let dir = "carol/\(folder)"
 
@@ -96,7 +96,7 @@ struct WriteBackDurabilityTests {
             let (removed, moved, read) = (Letter("Offline rm"), Letter("Offline mv"), Letter("Offline seen"))
             try Server.createMailbox("alice", source, target)
             try Server.append([removed, moved, read], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(source)": [removed, moved, read]])
             #expect(try mount.waitForDirectory("alice/\(target)"))
 
@@ -138,7 +138,7 @@ struct WriteBackDurabilityTests {
             let letter = Letter("Crash \(change)")
             try Server.createMailbox("alice", source, target)
             try Server.append([letter], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(source)": [letter]])
             #expect(try mount.waitForDirectory("alice/\(target)"))
             let file = "alice/\(source)/\(letter.fileName)"
@@ -180,7 +180,7 @@ struct WriteBackDurabilityTests {
             let letters = Letter.many("Killed", rounds * 3 + 10)
             try Server.createMailbox("bob", source, target)
             try Server.append(letters, user: "bob", mailbox: source)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "bob")])
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob")])
             try mount.startAndWait(for: ["bob/\(source)": letters], account: "bob")
             #expect(try mount.waitForDirectory("bob/\(target)"))
             let dir = "bob/\(source)"
@@ -229,7 +229,7 @@ struct WriteBackDurabilityTests {
             let letter = Letter("Half done")
             try Server.createMailbox("alice", source, target)
             try Server.append([letter], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(imapPort: try Server.noMovePort)])
+            let mount = try MountedMailfs.configured([WriteBackAccount(imapPort: try Server.noMovePort)])
             try mount.start(extraEnvironment: ["MAILFS_FAILPOINT": "writeback-after-copy"])
             #expect(try mount.waitForIdle("alice"))
             #expect(try mount.waitForFiles([letter.fileName], in: "alice/\(source)"))

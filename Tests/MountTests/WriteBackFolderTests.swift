@@ -11,7 +11,7 @@ struct WriteBackFolderTests {
     @Test("mkdir creates a folder and a subfolder, mv renames it with its children, rmdir deletes empty ones")
     func folderLifecycle() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.start()
             #expect(try mount.waitForIdle("alice"))
             let (name, renamed) = (Server.unique("Receipts"), Server.unique("Receipts-2026"))
@@ -46,7 +46,7 @@ struct WriteBackFolderTests {
             let letter = Letter("Still here")
             try Server.createMailbox("alice", folder)
             try Server.append([letter], user: "alice", mailbox: folder)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(folder)": [letter]])
             let rmdir = try mount.sh("rmdir 'alice/\(folder)'")
             #expect(rmdir.status != 0 && rmdir.output.contains("Directory not empty"), "\(rmdir.output)")
@@ -60,7 +60,7 @@ struct WriteBackFolderTests {
           arguments: ["inbox", "sent", "drafts", "trash", "spam", "archive", "threads", "outbox", "attachments"])
     func specialDirectoriesStay(directory: String) async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "bob")])
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob")])
             try mount.start()
             #expect(try mount.waitForIdle("bob"))
             #expect(try mount.waitForDirectory("bob/\(directory)"))

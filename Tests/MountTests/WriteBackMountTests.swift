@@ -17,7 +17,7 @@ struct WriteBackMountTests {
             try Server.createMailbox("alice", first, second)
             try Server.append([letter], user: "alice", mailbox: first)
             try Server.append([letter], user: "alice", mailbox: second)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(first)": [letter], "alice/\(second)": [letter]])
             let file = "alice/\(first)/\(letter.fileName)"
             let other = "alice/\(second)/\(letter.fileName)"
@@ -116,7 +116,7 @@ struct WriteBackMountTests {
             let (removed, kept) = (Letter("Removed from \(kind)"), Letter("Kept in \(kind)"))
             if kind == "custom" { try Server.createMailbox("alice", mailbox) }
             try Server.append([removed, kept], user: "alice", mailbox: mailbox)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: [directory: [removed, kept]])
 
             let rm = try mount.sh("rm '\(directory)/\(removed.fileName)' && ls -A '\(directory)'")
@@ -140,7 +140,7 @@ struct WriteBackMountTests {
             try Server.append([twice], user: "alice", mailbox: folder)
             try Server.append([trashed], user: "alice", mailbox: "Trash")
             try Server.append([junk], user: "alice", mailbox: "Junk")
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(folder)": [twice], "alice/trash": [trashed], "alice/spam": [junk]])
 
             let rm = try mount.sh("rm 'alice/trash/\(trashed.fileName)' 'alice/spam/\(junk.fileName)' && ls -A alice/trash alice/spam")
@@ -167,7 +167,7 @@ struct WriteBackMountTests {
             for mailbox in ["INBOX", label, "[Gmail]/All Mail"] {
                 try Server.append([letter], user: "gmail", mailbox: mailbox)
             }
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "gmail")])
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "gmail")])
             try mount.startAndWait(for: ["gmail/inbox": [letter], "gmail/\(label)": [letter]], account: "gmail")
 
             let rm = try mount.sh("rm 'gmail/inbox/\(letter.fileName)' && ls -A gmail/inbox")
@@ -189,7 +189,7 @@ struct WriteBackMountTests {
             let letter = Letter("Moved")
             try Server.createMailbox("alice", source, target)
             try Server.append([letter], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(source)": [letter]])
             #expect(try mount.waitForDirectory("alice/\(target)"))
             let inode = try mount.inode("alice/\(source)/\(letter.fileName)")
@@ -214,7 +214,7 @@ struct WriteBackMountTests {
             try Server.createMailbox("alice", source, target)
             try Server.append([letter], user: "alice", mailbox: source)
             try Server.append([others], user: "alice", mailbox: source, flags: "\\Deleted")
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(imapPort: try Server.noMovePort)])
+            let mount = try MountedMailfs.configured([WriteBackAccount(imapPort: try Server.noMovePort)])
             try mount.startAndWait(for: ["alice/\(source)": [letter]])
             #expect(try mount.waitForDirectory("alice/\(target)"))
 
@@ -275,7 +275,7 @@ struct WriteBackMountTests {
             try Server.append([archived, labelled], user: "gmail", mailbox: "INBOX")
             try Server.append([archived, labelled], user: "gmail", mailbox: "[Gmail]/All Mail")
             try Server.append([labelled], user: "gmail", mailbox: label)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "gmail")])
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "gmail")])
             try mount.startAndWait(for: ["gmail/inbox": [archived, labelled], "gmail/\(label)": [labelled]], account: "gmail")
 
             let mv = try mount.sh("mv 'gmail/inbox/\(archived.fileName)' gmail/archive/ && ls -A gmail/inbox")
@@ -308,7 +308,7 @@ struct WriteBackMountTests {
             try Server.createMailbox("alice", folder)
             try Server.append([letter, neighbour], user: "alice", mailbox: folder)
             try Server.append([inboxLetter], user: "alice", mailbox: "INBOX")
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.startAndWait(for: ["alice/\(folder)": [letter, neighbour], "alice/inbox": [inboxLetter]])
             var (thread, otherThread) = ("", "")
             #expect(try Poll.until(seconds: 10) {
@@ -349,7 +349,7 @@ struct WriteBackMountTests {
             let mailbox = kind == "custom" ? Server.unique("Cp") : kind
             let directory = "alice/" + (kind == "custom" ? mailbox : "drafts")
             if kind == "custom" { try Server.createMailbox("alice", mailbox) }
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.start()
             #expect(try mount.waitForIdle("alice"))
             #expect(try mount.waitForDirectory(directory))
@@ -379,7 +379,7 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let folder = Server.unique("Cp-refused")
             try Server.createMailbox("alice", folder)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount()])
+            let mount = try MountedMailfs.configured([WriteBackAccount()])
             try mount.start()
             #expect(try mount.waitForIdle("alice"))
             #expect(try mount.waitForDirectory("alice/\(folder)"))
@@ -398,7 +398,7 @@ struct WriteBackMountTests {
     @Test(".status has pending_changes and change_error right after outbox_error")
     func statusKeys() async throws {
         try await SharedServers.shared {
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(user: "bob")])
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob")])
             try mount.start()
             #expect(try mount.waitForIdle("bob"))
             let lines = mount.text("bob/.status").split(separator: "\n").map(String.init)
@@ -414,7 +414,7 @@ struct WriteBackMountTests {
             let letter = Letter("Refused move")
             try Server.createMailbox("alice", source, target)
             try Server.append([letter], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.writeBack([WriteBackAccount(retryDelaySeconds: 1)])
+            let mount = try MountedMailfs.configured([WriteBackAccount(retryDelaySeconds: 1)])
             try mount.startAndWait(for: ["alice/\(source)": [letter]])
             #expect(try mount.waitForDirectory("alice/\(target)"))
             #expect(try Server.seed(["delete-mailbox", "--user", "alice", target]).status == 0)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// One account of the test Dovecot in the config of a write-back mount (IMAP only).
-struct WriteBackAccount {
+struct WriteBackAccount: MountAccount {
     /// The account's name and the test servers' user (alice, bob, carol, gmail).
     var user = "alice"
     /// nil: the main Dovecot's IMAPS port; `WriteBack.noMovePort` for the server without MOVE.
@@ -187,19 +187,9 @@ extension MountedMailfs {
         let folder = WriteBack.unique(label)
         try WriteBack.createMailbox("alice", folder)
         try WriteBack.append(letters, user: "alice", mailbox: folder)
-        let mount = try writeBack([WriteBackAccount()])
+        let mount = try configured([WriteBackAccount()])
         try mount.startAndWait(for: ["alice/\(folder)": letters])
         return (mount, folder)
-    }
-
-    static func writeBack(_ accounts: [WriteBackAccount]) throws -> MountedMailfs {
-        let mount = try MountedMailfs()
-        try mount.configure(accounts)
-        return mount
-    }
-
-    func configure(_ accounts: [WriteBackAccount]) throws {
-        try writeConfig(accounts.map { try $0.toml }.joined(separator: "\n"))
     }
 
     /// `ls -A DIR` (nothing when the directory is missing).
