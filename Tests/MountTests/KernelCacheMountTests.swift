@@ -33,15 +33,15 @@ struct KernelCacheMountTests {
             }
         }
 
-        func stop() {
+        func stop() async {
             running.store(false, ordering: .relaxed)
-            group.wait()
+            _ = try? await ChildProcess.offPool { [group] in group.wait() }
         }
     }
 
     /// Applies SQL to the mount's store from another process, as a sync running elsewhere
     /// would (python's sqlite3: a connection the mount knows nothing about).
-    static func changeStore(_ mount: MountedMailfs, _ sql: String) throws {
+    static func changeStore(_ mount: MountedMailfs, _ sql: String) async throws {
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1], timeout=30)
@@ -50,7 +50,7 @@ struct KernelCacheMountTests {
             db.commit()
             """
         let store = mount.dataDir.appendingPathComponent("mailfs.sqlite").path
-        let result = try Shell.run("/usr/bin/python3", ["-c", script, store, sql])
+        let result = try await Shell.run("/usr/bin/python3", ["-c", script, store, sql])
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -58,56 +58,57 @@ struct KernelCacheMountTests {
         try? attribute(path, "user.mailfs.seen").get()
     }
 
-    func mountedWithOneMessage() throws -> MountedMailfs {
+    func mountedWithOneMessage() async throws -> MountedMailfs {
         let mount = try MountedMailfs()
         let first = mount.root.appendingPathComponent("first")
         try LiveMountTests.writeMaildir(first, ["1:2,": LiveMountTests.message("one@t", subject: "First")])
-        try mount.importMail("live", from: first)
-        try mount.start()
+        try await mount.importMail("live", from: first)
+        try await mount.start()
         return mount
     }
 
     @Test("a message imported, flagged and removed elsewhere is seen at once by ls, cat and getxattr")
-    func changesReachBusyReaders() throws {
-        let mount = try mountedWithOneMessage()
+    func changesReachBusyReaders() async throws {
+        let mount = try await mountedWithOneMessage()
         let readers = BusyReaders(mount)
-        defer { readers.stop() }
-        let firstName = "2026-11-21 1000 Tester - First.eml"
-        let first = mount.path("\(Self.folder)/\(firstName)")
-        #expect(Self.seenFlag(first) == "0")
+        try await runThenCleanUp({
+            let firstName = "2026-11-21 1000 Tester - First.eml"
+            let first = mount.path("\(Self.folder)/\(firstName)")
+            #expect(Self.seenFlag(first) == "0")
 
-        let second = mount.root.appendingPathComponent("second")
-        try LiveMountTests.writeMaildir(second, ["2:2,": LiveMountTests.message("two@t", subject: "Second", body: "new body\n")])
-        try mount.importMail("live", from: second)
-        let secondPath = mount.path("\(Self.folder)/2026-11-21 1000 Tester - Second.eml")
-        #expect(try Poll.until(seconds: 5) {
-            FileManager.default.contents(atPath: secondPath).map { $0.suffix(9) == Data("new body\n".utf8) } ?? false
-        })
-        #expect(try mount.sh("ls \(Self.folder)").lines.count == 2)
+            let second = mount.root.appendingPathComponent("second")
+            try LiveMountTests.writeMaildir(second, ["2:2,": LiveMountTests.message("two@t", subject: "Second", body: "new body\n")])
+            try await mount.importMail("live", from: second)
+            let secondPath = mount.path("\(Self.folder)/2026-11-21 1000 Tester - Second.eml")
+            #expect(try await Poll.until(seconds: 5) {
+                FileManager.default.contents(atPath: secondPath).map { $0.suffix(9) == Data("new body\n".utf8) } ?? false
+            })
+            #expect(try await mount.sh("ls \(Self.folder)").lines.count == 2)
 
-        try Self.changeStore(mount, "UPDATE email SET isRead = 1 WHERE messageId = 'one@t'")
-        #expect(try Poll.until(seconds: 5) { Self.seenFlag(first) == "1" })
+            try await Self.changeStore(mount, "UPDATE email SET isRead = 1 WHERE messageId = 'one@t'")
+            #expect(try await Poll.until(seconds: 5) { Self.seenFlag(first) == "1" })
 
-        try Self.changeStore(mount, "DELETE FROM email WHERE messageId = 'one@t'")
-        #expect(try Poll.until(seconds: 5) {
-            let listed = (try? FileManager.default.contentsOfDirectory(atPath: mount.path(Self.folder))) ?? []
-            let descriptor = open(first, O_RDONLY)
-            if descriptor >= 0 { close(descriptor) }
-            return !listed.contains(firstName) && descriptor < 0 && errno == ENOENT
-        })
-        #expect(try mount.sh("ls \(Self.folder)").lines == ["2026-11-21 1000 Tester - Second.eml"])
+            try await Self.changeStore(mount, "DELETE FROM email WHERE messageId = 'one@t'")
+            #expect(try await Poll.until(seconds: 5) {
+                let listed = (try? FileManager.default.contentsOfDirectory(atPath: mount.path(Self.folder))) ?? []
+                let descriptor = open(first, O_RDONLY)
+                if descriptor >= 0 { close(descriptor) }
+                return !listed.contains(firstName) && descriptor < 0 && errno == ENOENT
+            })
+            #expect(try await mount.sh("ls \(Self.folder)").lines == ["2026-11-21 1000 Tester - Second.eml"])
+        }, cleanUp: { await readers.stop() })
     }
 
     @Test("security and ACL attributes are EOPNOTSUPP without reaching the tree; user.mailfs ones still answer")
-    func foreignAttributes() throws {
-        let mount = try mountedWithOneMessage()
+    func foreignAttributes() async throws {
+        let mount = try await mountedWithOneMessage()
         let path = mount.path("\(Self.folder)/2026-11-21 1000 Tester - First.eml")
         for name in ["security.selinux", "system.posix_acl_access", "trusted.x"] {
             #expect(attribute(path, name) == .failure(Errno(EOPNOTSUPP)), "\(name)")
         }
         #expect(Self.seenFlag(path) == "0")
         #expect(attribute(path, "user.other") == .failure(Errno(ENODATA)))
-        #expect(try mount.sh("ls -l \(Self.folder)").status == 0)
+        #expect(try await mount.sh("ls -l \(Self.folder)").status == 0)
     }
 }
 
@@ -122,7 +123,7 @@ func attribute(_ path: String, _ name: String) -> Result<String, Errno> {
                                          UnsafeMutableRawPointer?, Int) -> Int
     guard let symbol = dlsym(nil, "getxattr") else { return .failure(Errno(ENOSYS)) }
     let call = unsafeBitCast(symbol, to: Getxattr.self)
-    var buffer = [UInt8](repeating: 0, count: 256)
+    var buffer = [UInt8](repeating: 0, count: 4096)
     let count = call(path, name, &buffer, buffer.count)
     guard count >= 0 else { return .failure(Errno(errno)) }
     return .success(String(decoding: buffer[..<count], as: UTF8.self))

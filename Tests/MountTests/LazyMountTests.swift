@@ -7,7 +7,7 @@ import Testing
 @Suite("Mounted lazy content", .serialized)
 struct LazyMountTests {
     /// bob's account config with nothing stored whole at sync, and a mount of it.
-    func mountBob(cacheLimitMB: Int = 500) throws -> MountedMailfs {
+    func mountBob(cacheLimitMB: Int = 500) async throws -> MountedMailfs {
         let mount = try MountedMailfs()
         try mount.writeConfig("""
             [accounts.bob]
@@ -28,9 +28,9 @@ struct LazyMountTests {
     /// A message built by Python's email package (a real-world MIME generator) with a
     /// random binary attachment, a UTF-8 text attachment (quoted-printable) and a
     /// non-ASCII file name, appended to a new folder of bob's. Returns the folder.
-    func seedMessage(in work: URL, subject: String) throws -> String {
+    func seedMessage(in work: URL, subject: String) async throws -> String {
         let folder = "Lazy-\(UUID().uuidString.prefix(8))"
-        #expect(try SyncedMountTests.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
+        #expect(try await SyncedMountTests.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
         let script = """
             import email.message, email.policy, os, sys
             work, subject, message_id = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -46,9 +46,9 @@ struct LazyMountTests {
             m.add_attachment(notes, subtype='plain', filename='résumé notes.txt', cte='quoted-printable')
             open(os.path.join(work, 'message.eml'), 'wb').write(m.as_bytes())
             """
-        let result = try Shell.run("/usr/bin/python3", ["-c", script, work.path, subject, Self.messageId(subject)])
+        let result = try await Shell.run("/usr/bin/python3", ["-c", script, work.path, subject, Self.messageId(subject)])
         #expect(result.status == 0, "\(result.output)")
-        let append = try SyncedMountTests.seed(["append", "--user", "bob", "--mailbox", folder,
+        let append = try await SyncedMountTests.seed(["append", "--user", "bob", "--mailbox", folder,
                                                 work.appendingPathComponent("message.eml").path])
         #expect(append.status == 0, "\(append.output)")
         return folder
@@ -57,93 +57,91 @@ struct LazyMountTests {
     @Test("cat, cp, cmp, dd and sha256sum see every byte of lazily downloaded messages and attachments")
     func readsThroughTheMount() async throws {
         try await SharedServers.shared {
-            let mount = try mountBob()
+            let mount = try await mountBob()
             let work = mount.root.appendingPathComponent("work")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let subject = "Lazy report \(UUID().uuidString.prefix(6))"
-            let folder = try seedMessage(in: work, subject: subject)
-            try mount.start()
+            let folder = try await seedMessage(in: work, subject: subject)
+            try await mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
             let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
-            #expect(try Poll.until(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try await Poll.until(seconds: 30) { try await mount.sh("ls '\(eml)'").status == 0 })
             let original = work.appendingPathComponent("message.eml").path
             let size = try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int
-            #expect(try mount.sh("stat -c %s '\(eml)'").lines == ["\(size ?? -1)"], "st_size is exact before the download")
-            #expect(try mount.sh("cmp '\(eml)' '\(original)'").status == 0)
-            #expect(try mount.sh("head -c 200 '\(eml)'").output == String(decoding: try Data(contentsOf: URL(fileURLWithPath: original)).prefix(200), as: UTF8.self))
-            #expect(try mount.sh("dd if='\(eml)' bs=1000 skip=2000 count=5 status=none | cmp - <(dd if='\(original)' bs=1000 skip=2000 count=5 status=none)".bashed).status == 0)
+            #expect(try await mount.sh("stat -c %s '\(eml)'").lines == ["\(size ?? -1)"], "st_size is exact before the download")
+            #expect(try await mount.sh("cmp '\(eml)' '\(original)'").status == 0)
+            #expect(try await mount.sh("head -c 200 '\(eml)'").output == String(decoding: try Data(contentsOf: URL(fileURLWithPath: original)).prefix(200), as: UTF8.self))
+            #expect(try await mount.sh("dd if='\(eml)' bs=1000 skip=2000 count=5 status=none | cmp - <(dd if='\(original)' bs=1000 skip=2000 count=5 status=none)".bashed).status == 0)
 
-            let logSizeBefore = try mount.sh("stat -c %s bob/.log").lines
-            #expect(try mount.sh("ls '\(attachments)'").lines == ["report.pdf", "résumé notes.txt"])
+            let logSizeBefore = try await mount.sh("stat -c %s bob/.log").lines
+            #expect(try await mount.sh("ls '\(attachments)'").lines == ["report.pdf", "résumé notes.txt"])
             // Four readers at once, before anything is cached: one download of the part.
-            let parallel = try mount.sh("for i in 1 2 3 4; do sha256sum '\(attachments)/report.pdf' & done; wait")
-            let digest = try Shell.run("/usr/bin/sha256sum", [work.appendingPathComponent("report.pdf").path]).output.prefix(64)
+            let parallel = try await mount.sh("for i in 1 2 3 4; do sha256sum '\(attachments)/report.pdf' & done; wait")
+            let digest = try await Shell.run("/usr/bin/sha256sum", [work.appendingPathComponent("report.pdf").path]).output.prefix(64)
             #expect(parallel.lines.count == 4 && parallel.lines.allSatisfy { $0.hasPrefix(digest) }, "\(parallel.output)")
-            let log = try mount.sh("cat bob/.log").output
+            let log = try await mount.sh("cat bob/.log").output
             #expect(log.components(separatedBy: "part 2 (3000000 bytes)").count == 2, "one download: \(log)")
             // .log grew: stat is not answered from a cached size (tail -f, wc -c rely on it).
-            #expect(try Poll.until(seconds: 5) {
-                let size = try mount.sh("stat -c %s bob/.log").lines
-                let content = try mount.sh("cat bob/.log").output
+            #expect(try await Poll.until(seconds: 5) {
+                let size = try await mount.sh("stat -c %s bob/.log").lines
+                let content = try await mount.sh("cat bob/.log").output
                 return size != logSizeBefore && size == [String(content.utf8.count)]
             })
-            #expect(try mount.sh("cp '\(attachments)/report.pdf' '\(work.path)/copy.pdf' && cmp '\(work.path)/copy.pdf' '\(work.path)/report.pdf'").status == 0)
-            #expect(try mount.sh("cmp '\(attachments)/résumé notes.txt' '\(work.path)/notes.txt'").status == 0)
-            #expect(try mount.sh("stat -c %s '\(attachments)/report.pdf'").lines == ["3000000"], "exact size once downloaded")
-            let cacheLine = try mount.sh("grep '^cache:' bob/.status").output
+            #expect(try await mount.sh("cp '\(attachments)/report.pdf' '\(work.path)/copy.pdf' && cmp '\(work.path)/copy.pdf' '\(work.path)/report.pdf'").status == 0)
+            #expect(try await mount.sh("cmp '\(attachments)/résumé notes.txt' '\(work.path)/notes.txt'").status == 0)
+            #expect(try await mount.sh("stat -c %s '\(attachments)/report.pdf'").lines == ["3000000"], "exact size once downloaded")
+            let cacheLine = try await mount.sh("grep '^cache:' bob/.status").output
             #expect(cacheLine.hasPrefix("cache: ") && !cacheLine.hasPrefix("cache: 0 MB") && cacheLine.contains("/ 500 MB"), "\(cacheLine)")
 
             // Emptied cache: the next read downloads again.
-            let clear = try mount.mailfs(["cache", "clear", "bob", "--data-dir", mount.dataDir.path])
+            let clear = try await mount.mailfs(["cache", "clear", "bob", "--data-dir", mount.dataDir.path])
             #expect(clear.status == 0 && clear.output.contains("bob:"), "\(clear.output)")
-            #expect(try mount.sh("cmp '\(attachments)/report.pdf' '\(work.path)/report.pdf'").status == 0)
-            #expect(try mount.sh("cat bob/.log").output.components(separatedBy: "part 2 (3000000 bytes)").count == 3)
+            #expect(try await mount.sh("cmp '\(attachments)/report.pdf' '\(work.path)/report.pdf'").status == 0)
+            #expect(try await mount.sh("cat bob/.log").output.components(separatedBy: "part 2 (3000000 bytes)").count == 3)
         }
     }
 
     @Test("a message deleted on the server since the sync is ENOENT at open and leaves the listing")
     func deletedOnServer() async throws {
         try await SharedServers.shared {
-            let mount = try mountBob()
+            let mount = try await mountBob()
             let work = mount.root.appendingPathComponent("work")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let subject = "Lazy gone \(UUID().uuidString.prefix(6))"
-            let folder = try seedMessage(in: work, subject: subject)
-            try mount.start()
+            let folder = try await seedMessage(in: work, subject: subject)
+            try await mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
-            #expect(try Poll.until(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
-            #expect(try SyncedMountTests.seed(["expunge", "--user", "bob", "--mailbox", folder,
+            #expect(try await Poll.until(seconds: 30) { try await mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try await SyncedMountTests.seed(["expunge", "--user", "bob", "--mailbox", folder,
                                                "--message-id", "<\(Self.messageId(subject))>"]).status == 0)
-            let read = try mount.sh("cat '\(eml)' 2>&1 >/dev/null")
+            let read = try await mount.sh("cat '\(eml)' 2>&1 >/dev/null")
             #expect(read.status != 0 && read.output.contains("No such file"), "\(read.output)")
-            #expect(try Poll.until(seconds: 5) { try mount.sh("ls bob/\(folder) | wc -l").lines == ["0"] })
+            #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls bob/\(folder) | wc -l").lines == ["0"] })
         }
     }
 
     @Test("with the server stopped an uncached file is EIO within the retry bound; cached ones still read")
     func serverDown() async throws {
         try await SharedServers.exclusive {
-            let mount = try mountBob()
+            let mount = try await mountBob()
             let work = mount.root.appendingPathComponent("work")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let subject = "Lazy down \(UUID().uuidString.prefix(6))"
-            let folder = try seedMessage(in: work, subject: subject)
-            try mount.start()
+            let folder = try await seedMessage(in: work, subject: subject)
+            try await mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
             let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
-            #expect(try Poll.until(seconds: 30) { try mount.sh("ls '\(eml)'").status == 0 })
-            #expect(try mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0)
-            let ctl = URL(fileURLWithPath: try SyncedMountTests.env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
-            let state = try SyncedMountTests.env("STATE_DIR")
-            #expect(try ChildProcess("/bin/bash", [ctl, state, "stop", "dovecot"], captureOutput: false).wait() == 0)
-            defer { _ = try? ChildProcess("/bin/bash", [ctl, state, "start", "dovecot"], captureOutput: false).wait() }
-            let started = Date()
-            let read = try mount.sh("cat '\(attachments)/report.pdf' 2>&1 >/dev/null")
-            #expect(Date().timeIntervalSince(started) < 15, "attempts after 0, 1, 3 and 7 s")
-            #expect(read.status != 0 && read.output.contains("Input/output error"), "\(read.output)")
-            #expect(try mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0, "cached content reads offline")
-            let status = try mount.sh("cat bob/.status").output
-            #expect(status.contains("download of message"), "\(status)")
+            #expect(try await Poll.until(seconds: 30) { try await mount.sh("ls '\(eml)'").status == 0 })
+            #expect(try await mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0)
+            #expect(try await WriteBack.dovecot("stop") == 0)
+            try await runThenCleanUp({
+                let started = Date()
+                let read = try await mount.sh("cat '\(attachments)/report.pdf' 2>&1 >/dev/null")
+                #expect(Date().timeIntervalSince(started) < 15, "attempts after 0, 1, 3 and 7 s")
+                #expect(read.status != 0 && read.output.contains("Input/output error"), "\(read.output)")
+                #expect(try await mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0, "cached content reads offline")
+                #expect(mount.text("bob/.status").contains("download of message"), "\(mount.text("bob/.status"))")
+            }, cleanUp: { #expect((try? await WriteBack.dovecot("start")) == 0) })
         }
     }
 

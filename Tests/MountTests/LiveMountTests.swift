@@ -19,31 +19,31 @@ struct LiveMountTests {
     }
 
     @Test("mail imported while mounted appears at once, despite the kernel caches")
-    func liveImport() throws {
+    func liveImport() async throws {
         let mount = try MountedMailfs()
         let first = mount.root.appendingPathComponent("first")
         try Self.writeMaildir(first, ["1:2,S": Self.message("one@t", subject: "First")])
-        try mount.importMail("live", from: first)
-        try mount.start()
-        #expect(try mount.sh("ls live/inbox").lines.count == 1)
-        #expect(try mount.sh("ls live/threads").lines.count == 1)
+        try await mount.importMail("live", from: first)
+        try await mount.start()
+        #expect(try await mount.sh("ls live/inbox").lines.count == 1)
+        #expect(try await mount.sh("ls live/threads").lines.count == 1)
 
         let second = mount.root.appendingPathComponent("second")
         try Self.writeMaildir(second, ["2:2,": Self.message("two@t", subject: "Second arrival")])
-        try mount.importMail("live", from: second)
-        try mount.importMail("other", from: second)
-        Thread.sleep(forTimeInterval: 1.0)
-        let inbox = try mount.sh("ls live/inbox")
+        try await mount.importMail("live", from: second)
+        try await mount.importMail("other", from: second)
+        #expect(try await Poll.until(seconds: 10) { try await mount.sh("ls live/inbox").lines.count == 2 })
+        let inbox = try await mount.sh("ls live/inbox")
         #expect(inbox.lines.count == 2)
         #expect(inbox.lines.contains("2026-11-21 1000 Tester - Second arrival.eml"))
-        #expect(try mount.sh("cat 'live/inbox/2026-11-21 1000 Tester - Second arrival.eml'").output.hasSuffix("hello\n"))
-        #expect(try mount.sh("ls").lines.contains("other"))
-        #expect(try mount.sh("ls live/threads").lines.count == 2)
-        #expect(try mount.sh("grep -c '^live: ' .status").lines == ["1"])
+        #expect(try await mount.sh("cat 'live/inbox/2026-11-21 1000 Tester - Second arrival.eml'").output.hasSuffix("hello\n"))
+        #expect(try await mount.sh("ls").lines.contains("other"))
+        #expect(try await mount.sh("ls live/threads").lines.count == 2)
+        #expect(try await mount.sh("grep -c '^live: ' .status").lines == ["1"])
     }
 
     @Test("a mailbox of broken and hostile messages mounts with safe names and readable files")
-    func hostile() throws {
+    func hostile() async throws {
         let mount = try MountedMailfs()
         var messages: [String: [UInt8]] = [:]
         let subjects = ["../../etc/passwd", "/", "..", "\u{1}\u{1B}[31mred", String(repeating: "ü", count: 1000),
@@ -55,43 +55,43 @@ struct LiveMountTests {
         messages["truncated:2,"] = Array("Subject: cut\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/pl".utf8)
         let dir = mount.root.appendingPathComponent("hostile")
         try Self.writeMaildir(dir, messages)
-        try mount.importMail("hostile", from: dir)
-        try mount.start()
-        let names = try mount.sh("find hostile -mindepth 1 -printf '%f\\n'")
+        try await mount.importMail("hostile", from: dir)
+        try await mount.start()
+        let names = try await mount.sh("find hostile -mindepth 1 -printf '%f\\n'")
         #expect(names.status == 0)
         #expect(names.lines.count >= messages.count)
         for name in names.lines {
             #expect(name != "." && name != ".." && !name.contains("/") && name.utf8.count <= 255, "\(name)")
             #expect(!name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(name.debugDescription)")
         }
-        #expect(try mount.sh("ls hostile/inbox | wc -l").lines == ["\(messages.count)"])
-        #expect(try mount.sh("cat hostile/inbox/* hostile/threads/*/* > /dev/null").status == 0)
+        #expect(try await mount.sh("ls hostile/inbox | wc -l").lines == ["\(messages.count)"])
+        #expect(try await mount.sh("cat hostile/inbox/* hostile/threads/*/* > /dev/null").status == 0)
         #expect(!FileManager.default.fileExists(atPath: "/etc/passwd.eml"))
     }
 
     @Test("SIGTERM and SIGINT unmount cleanly")
-    func signals() throws {
+    func signals() async throws {
         for signal in [SIGTERM, SIGINT] {
             let mount = try MountedMailfs()
-            try mount.importMail("demo", from: DemoMountTests.demoMail)
-            try mount.start()
+            try await mount.importMail("demo", from: DemoMountTests.demoMail)
+            try await mount.start()
             try #require(mount.process).signal(signal)
-            mount.waitForExit(seconds: 10)
+            await mount.waitForExit(seconds: 10)
             #expect(mount.process?.isRunning == false, "\(mount.log)")
             #expect(!mount.isMounted)
         }
     }
 
     @Test("a stale mount left by a crashed run is detected and explained")
-    func staleMount() throws {
+    func staleMount() async throws {
         let mount = try MountedMailfs()
-        try mount.importMail("demo", from: DemoMountTests.demoMail)
-        try mount.start()
+        try await mount.importMail("demo", from: DemoMountTests.demoMail)
+        try await mount.start()
         try #require(mount.process).signal(SIGKILL)
-        mount.waitForExit(seconds: 10)
-        let again = try mount.mailfs(["mount", mount.mountPoint.path, "--data-dir", mount.dataDir.path])
+        await mount.waitForExit(seconds: 10)
+        let again = try await mount.mailfs(["mount", mount.mountPoint.path, "--data-dir", mount.dataDir.path])
         #expect(again.status != 0)
         #expect(again.output.contains("fusermount3 -u"), "\(again.output)")
-        #expect(try Shell.run("/bin/fusermount3", ["-u", mount.mountPoint.path]).status == 0)
+        #expect(try await Shell.run("/bin/fusermount3", ["-u", mount.mountPoint.path]).status == 0)
     }
 }

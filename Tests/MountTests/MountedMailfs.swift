@@ -30,15 +30,20 @@ final class MountedMailfs {
         environment = env
     }
 
+    /// A test that ends without `await stop()` leaves the unmount to a thread of its own: deinit
+    /// cannot await, and must not hold a cooperative thread for the seconds it may take.
     deinit {
-        stop()
-        try? FileManager.default.removeItem(at: root)
+        let (process, mountPoint, root) = (process, mountPoint, root)
+        Thread {
+            Self.unmount(process, at: mountPoint)
+            try? FileManager.default.removeItem(at: root)
+        }.start()
     }
 
     /// `mailfs import ACCOUNT PATH` into this mount's store.
     @discardableResult
-    func importMail(_ account: String, from path: URL, address: String? = nil) throws -> String {
-        let result = try mailfs(["import", account, path.path, "--data-dir", dataDir.path]
+    func importMail(_ account: String, from path: URL, address: String? = nil) async throws -> String {
+        let result = try await mailfs(["import", account, path.path, "--data-dir", dataDir.path]
                                 + (address.map { ["--address", $0] } ?? []))
         #expect(result.status == 0, "import failed: \(result.output)")
         return result.output
@@ -63,13 +68,13 @@ final class MountedMailfs {
         try toml.write(to: configDir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 
-    func mailfs(_ arguments: [String]) throws -> Shell.Result {
-        try Shell.run(Self.binary, arguments, environment: environment)
+    func mailfs(_ arguments: [String]) async throws -> Shell.Result {
+        try await Shell.run(Self.binary, arguments, environment: environment)
     }
 
     /// Starts the mount and waits (at most 20 s) until the root `.status` is readable.
     /// `extraEnvironment` is for this run of the mount process only (a failpoint).
-    func start(extraEnvironment: [String: String] = [:]) throws {
+    func start(extraEnvironment: [String: String] = [:]) async throws {
         let logFile = root.appendingPathComponent("mount.log").path
         let process = try ChildProcess("/bin/sh", ["-c", "exec \"$0\" mount \"$1\" --data-dir \"$2\" >>\"$3\" 2>&1",
                                                    Self.binary, mountPoint.path, dataDir.path, logFile],
@@ -79,27 +84,38 @@ final class MountedMailfs {
         while Date() < deadline {
             if isMounted, FileManager.default.fileExists(atPath: path(".status")) { return }
             guard process.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         throw MountError(message: "mailfs did not mount: \(log)")
     }
 
     /// Unmounts with fusermount3 -u and waits for the process to end.
-    func stop() {
+    func stop() async {
+        let (process, mountPoint) = (process, mountPoint)
+        _ = try? await ChildProcess.offPool { Self.unmount(process, at: mountPoint) }
+    }
+
+    /// Blocking: callers run it off the cooperative pool.
+    private static func unmount(_ process: ChildProcess?, at mountPoint: URL) {
         guard let process, process.isRunning else { return }
-        _ = try? Shell.run("/bin/fusermount3", ["-u", mountPoint.path])
+        func waitForExit(seconds: Double) {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        _ = try? ChildProcess("/bin/fusermount3", ["-u", mountPoint.path]).wait()
         waitForExit(seconds: 10)
         if process.isRunning {
             process.signal(SIGKILL)
             waitForExit(seconds: 5)
         }
-        _ = try? Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
+        _ = try? ChildProcess("/bin/fusermount3", ["-uz", mountPoint.path]).wait()
     }
 
-    func waitForExit(seconds: Double) {
+    /// Waits up to `seconds` for the mount process to end.
+    func waitForExit(seconds: Double) async {
         let deadline = Date().addingTimeInterval(seconds)
-        while process?.isRunning == true && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while process?.isRunning == true && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
     }
 
     /// What the mount process printed (banner, errors).
@@ -117,8 +133,8 @@ final class MountedMailfs {
     }
 
     /// Runs a shell command line inside the mount point (`cd $MNT && ...`).
-    func sh(_ command: String) throws -> Shell.Result {
-        try Shell.run("/bin/sh", ["-c", "cd \"$MNT\" && " + command],
+    func sh(_ command: String) async throws -> Shell.Result {
+        try await Shell.run("/bin/sh", ["-c", "cd \"$MNT\" && " + command],
                       environment: environment.merging(["MNT": mountPoint.path, "LC_ALL": "C.UTF-8"]) { $1 })
     }
 
@@ -137,19 +153,28 @@ enum Shell {
     typealias Result = ChildProcess.Result
 
     static func run(_ executable: String, _ arguments: [String],
-                    environment: [String: String]? = nil) throws -> Result {
-        try ChildProcess.run(executable, arguments, environment: environment)
+                    environment: [String: String]? = nil) async throws -> Result {
+        try await ChildProcess.run(executable, arguments, environment: environment)
     }
 }
 
 enum Poll {
     /// Checks `condition` every 0.2 s until it holds (true) or `seconds` pass (false).
-    static func until(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
+    /// It sleeps, never blocks: see `ChildProcess.run` for why.
+    static func until(seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(200))
         }
-        return try condition()
+        return try await condition()
     }
+}
+
+/// `#expect(condition, comment)` for a comment that needs awaiting (what the server holds,
+/// a listing): `#expect`'s comment cannot await, and this one is built only on failure.
+func expect(_ condition: Bool, orExplain comment: () async -> String,
+            sourceLocation: SourceLocation = #_sourceLocation) async {
+    guard !condition else { return }
+    Issue.record(Comment(rawValue: await comment()), sourceLocation: sourceLocation)
 }

@@ -57,14 +57,14 @@ extension MountedMailfs {
     }
 
     /// The file `name` of `OutboxMountTests.invalidFile`, written outside the mount.
-    func invalidDraft(_ name: String) throws -> String {
+    func invalidDraft(_ name: String) async throws -> String {
         let subject = OutboxServers.uniqueSubject("Refused")
         switch name {
         case "empty.eml":
             return try draft(name, "")
         case "garbage.eml":
             let path = try draft(name, "")
-            #expect(try Shell.run("/bin/sh", ["-c", "head -c 4096 /dev/urandom > \"$0\"", path]).status == 0)
+            #expect(try await Shell.run("/bin/sh", ["-c", "head -c 4096 /dev/urandom > \"$0\"", path]).status == 0)
             return path
         case "picture.eml":
             let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52,
@@ -83,33 +83,44 @@ extension MountedMailfs {
         }
     }
 
-    /// `getfattr --only-values -n NAME PATH`; nil when the file or attribute is missing.
-    func xattr(_ name: String, of relative: String) throws -> String? {
-        let result = try sh("getfattr --only-values -n \(name) '\(relative)' 2>/dev/null")
-        return result.status == 0 ? result.output : nil
+    /// The extended attribute's value; nil when the file or attribute is missing.
+    func xattr(_ name: String, of relative: String) -> String? {
+        try? attribute(path(relative), name).get()
     }
 
     /// The send state of a file in outbox/ (draft, queued, sending, failed); nil once gone.
-    func sendState(_ relative: String) throws -> String? {
-        try xattr("user.mailfs.state", of: relative)
+    func sendState(_ relative: String) -> String? {
+        xattr("user.mailfs.state", of: relative)
     }
 
-    /// A file of the mount as `cat` reads it, to its end ("" when unreadable). `.log` and
-    /// `.status` grow while their size in the kernel's attribute cache does not.
+    /// A file of the mount read to its end ("" when unreadable), the way `cat` does: `.log`
+    /// and `.status` grow while their size in the kernel's attribute cache does not. A
+    /// direct read: these virtual files are answered from memory, at once.
     func text(_ relative: String) -> String {
-        (try? sh("cat '\(relative)'"))?.output ?? ""
+        let fd = open(path(relative), O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count > 0 { bytes += buffer[..<count]; continue }
+            if count < 0 && errno == EINTR { continue }
+            break
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A crash: SIGKILL, then the lazy unmount a dead FUSE server needs.
-    func crash() {
+    func crash() async {
         process?.signal(SIGKILL)
-        waitForExit(seconds: 5)
-        _ = try? Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
+        await waitForExit(seconds: 5)
+        _ = try? await Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
     }
 
     /// Waits until the account's first sync is done, so its Sent folder is known.
-    func waitForIdle(_ account: String) throws -> Bool {
-        try Poll.until(seconds: 30) { try sh("cat \(account)/.status").output.contains("phase: idle") }
+    func waitForIdle(_ account: String) async throws -> Bool {
+        try await Poll.until(seconds: 30) { try await sh("cat \(account)/.status").output.contains("phase: idle") }
     }
 }
 
@@ -146,27 +157,27 @@ enum OutboxServers {
     }
 
     /// How many messages with exactly this subject bob's INBOX holds.
-    static func bobCount(_ subject: String) throws -> Int {
-        let listing = try SyncedMountTests.seed(["list", "--user", "bob", "--mailbox", "INBOX"])
+    static func bobCount(_ subject: String) async throws -> Int {
+        let listing = try await SyncedMountTests.seed(["list", "--user", "bob", "--mailbox", "INBOX"])
         #expect(listing.status == 0, "\(listing.output)")
         return listing.lines.count { $0.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) == subject }
     }
 
     /// Waits (at most `seconds`) for the message to reach bob, then a little longer for a
     /// duplicate; returns how many copies he has.
-    static func delivered(_ subject: String, within seconds: Double = 20) throws -> Int {
-        _ = try Poll.until(seconds: seconds) { try bobCount(subject) > 0 }
-        Thread.sleep(forTimeInterval: 1.5)
-        return try bobCount(subject)
+    static func delivered(_ subject: String, within seconds: Double = 20) async throws -> Int {
+        _ = try await Poll.until(seconds: seconds) { try await bobCount(subject) > 0 }
+        try await Task.sleep(for: .milliseconds(1500))
+        return try await bobCount(subject)
     }
 
     /// `ctl.sh STATE stop|start postfix`; its exit status.
     @discardableResult
-    static func postfix(_ action: String) throws -> Int32 {
+    static func postfix(_ action: String) async throws -> Int32 {
         let ctl = URL(fileURLWithPath: try SyncedMountTests.env("SEED")).deletingLastPathComponent()
             .appendingPathComponent("ctl.sh").path
-        return try ChildProcess("/bin/bash", [ctl, try SyncedMountTests.env("STATE_DIR"), action, "postfix"],
-                                captureOutput: false).wait()
+        return try await ChildProcess("/bin/bash", [ctl, try SyncedMountTests.env("STATE_DIR"), action, "postfix"],
+                                      captureOutput: false).terminated()
     }
 
     static func uniqueSubject(_ prefix: String) -> String {
@@ -180,7 +191,7 @@ final class SilentServer {
     let port: Int
     private let process: ChildProcess
 
-    init(in directory: URL) throws {
+    init(in directory: URL) async throws {
         let portFile = directory.appendingPathComponent("silent-\(UUID().uuidString).port")
         let script = """
             import os, socket, sys
@@ -196,7 +207,7 @@ final class SilentServer {
             """
         process = try ChildProcess("/usr/bin/python3", ["-c", script, portFile.path], captureOutput: false)
         var port: Int?
-        _ = try Poll.until(seconds: 10) {
+        _ = try await Poll.until(seconds: 10) {
             port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
             return port != nil
         }

@@ -13,18 +13,18 @@ struct OutboxMountTests {
     func implicitTLS() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
-            try mount.start()
-            #expect(try mount.waitForIdle("alice"), "the Sent folder is known before the first send")
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"), "the Sent folder is known before the first send")
             let subject = Servers.uniqueSubject("Lunch")
             let file = try mount.draft("hi.eml", Servers.message(subject: subject))
-            let copied = try mount.sh("cp '\(file)' alice/outbox/ && ls alice/outbox/ && getfattr -d alice/outbox/hi.eml")
+            let copied = try await mount.sh("cp '\(file)' alice/outbox/ && ls alice/outbox/ && getfattr -d alice/outbox/hi.eml")
             #expect(copied.status == 0, "\(copied.output)")
             #expect(copied.lines.first == "hi.eml", "\(copied.output)")
             #expect(copied.output.contains("user.mailfs.state=\"queued\"") || copied.output.contains("user.mailfs.state=\"sending\""),
                     "\(copied.output)")
-            #expect(try Poll.until(seconds: 20) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
-            #expect(try Servers.delivered(subject) == 1)
-            #expect(try Poll.until(seconds: 20) { try mount.sh("ls alice/sent/").output.contains(subject) },
+            #expect(try await Poll.until(seconds: 20) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
+            #expect(try await Servers.delivered(subject) == 1)
+            #expect(try await Poll.until(seconds: 20) { try await mount.sh("ls alice/sent/").output.contains(subject) },
                     "\(mount.text("alice/.log"))")
         }
     }
@@ -33,12 +33,12 @@ struct OutboxMountTests {
     func startTLS() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SUBMISSION_PORT", security: "starttls")])
-            try mount.start()
+            try await mount.start()
             let subject = Servers.uniqueSubject("Submission")
             let file = try mount.draft("starttls.eml", Servers.message(subject: subject))
-            #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
-            #expect(try Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
-            #expect(try Poll.until(seconds: 10) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
+            #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+            #expect(try await Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
+            #expect(try await Poll.until(seconds: 10) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
         }
     }
 
@@ -46,29 +46,29 @@ struct OutboxMountTests {
     func unknownRecipient() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
-            try mount.start()
+            try await mount.start()
             // The first sync creates the folders (sent/) the test looks at.
-            #expect(try mount.waitForIdle("alice"))
+            #expect(try await mount.waitForIdle("alice"))
             let file = try mount.draft("nobody.eml", Servers.message(subject: Servers.uniqueSubject("Nobody"),
                                                                      to: "nobody@example.test"))
             let queued = "alice/outbox/nobody.eml"
-            #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
-            #expect(try Poll.until(seconds: 20) { try mount.sendState(queued) == "failed" })
-            let error = try mount.xattr("user.mailfs.error", of: queued) ?? ""
+            #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+            #expect(try await Poll.until(seconds: 20) { mount.sendState(queued) == "failed" })
+            let error = mount.xattr("user.mailfs.error", of: queued) ?? ""
             #expect(error.contains("550") && error.contains("nobody@example.test"), "\(error)")
             let status = mount.text("alice/.status")
             #expect(status.contains("outbox: 0 queued, 0 sending, 1 failed") && status.contains("550"), "\(status)")
 
-            let touched = try mount.sh("touch \(queued) && getfattr --only-values -n user.mailfs.state \(queued)")
+            let touched = try await mount.sh("touch \(queued) && getfattr --only-values -n user.mailfs.state \(queued)")
             #expect(touched.status == 0 && ["queued", "sending", "failed"].contains(touched.output), "\(touched.output)")
-            #expect(try Poll.until(seconds: 20) {
+            #expect(try await Poll.until(seconds: 20) {
                 mount.text("alice/.log").components(separatedBy: "nobody.eml failed: ").count == 3
             }, "a second attempt fails again: \(mount.text("alice/.log"))")
             #expect(mount.text("alice/.log").contains("nobody.eml queued again"))
-            #expect(try mount.sendState(queued) == "failed")
+            #expect(mount.sendState(queued) == "failed")
 
-            #expect(try mount.sh("rm \(queued)").status == 0)
-            #expect(try mount.sh("ls -A alice/outbox/").output.isEmpty)
+            #expect(try await mount.sh("rm \(queued)").status == 0)
+            #expect(try await mount.sh("ls -A alice/outbox/").output.isEmpty)
             #expect(mount.text("alice/.status").contains("outbox: 0 queued, 0 sending, 0 failed"))
             #expect(mount.text("alice/.log").contains("nobody.eml discarded (failed)"))
         }
@@ -86,19 +86,19 @@ struct OutboxMountTests {
     func invalidFile(name: String, reason: String) async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
-            try mount.start()
+            try await mount.start()
             // The first sync creates the folders (sent/) the test looks at.
-            #expect(try mount.waitForIdle("alice"))
-            let file = try mount.invalidDraft(name)
-            let copied = try mount.sh("cp '\(file)' alice/outbox/")
+            #expect(try await mount.waitForIdle("alice"))
+            let file = try await mount.invalidDraft(name)
+            let copied = try await mount.sh("cp '\(file)' alice/outbox/")
             // An empty file cannot fail close() (a shell's first close comes before its
             // writes): it is refused when released, in .log and .status only.
             if name != "empty.eml" {
                 #expect(copied.status != 0 && copied.output.contains("Invalid argument"), "\(copied.output)")
             }
-            #expect(try Poll.until(seconds: 5) { mount.text("alice/.log").contains("outbox: \(name) refused: \(reason)") },
+            #expect(try await Poll.until(seconds: 5) { mount.text("alice/.log").contains("outbox: \(name) refused: \(reason)") },
                     "\(mount.text("alice/.log"))")
-            #expect(try mount.sh("ls -A alice/outbox/").output.isEmpty)
+            #expect(try await mount.sh("ls -A alice/outbox/").output.isEmpty)
             #expect(mount.text("alice/.status").contains("outbox_error: \(name) refused: \(reason)"))
             #expect(mount.text("alice/.status").contains("outbox: 0 queued, 0 sending, 0 failed"))
         }
@@ -108,22 +108,22 @@ struct OutboxMountTests {
     func shellRedirections() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
-            try mount.start()
+            try await mount.start()
             let (printed, heredoc) = (Servers.uniqueSubject("Printf"), Servers.uniqueSubject("Heredoc"))
-            let printf = try mount.sh("printf 'To: bob@example.test\\nSubject: \(printed)\\n\\nhi\\n' > alice/outbox/printf.eml")
+            let printf = try await mount.sh("printf 'To: bob@example.test\\nSubject: \(printed)\\n\\nhi\\n' > alice/outbox/printf.eml")
             #expect(printf.status == 0, "\(printf.output)")
-            let cat = try mount.sh("cat > alice/outbox/heredoc.eml <<EOF\nTo: bob@example.test\nSubject: \(heredoc)\n\nhi\nEOF")
+            let cat = try await mount.sh("cat > alice/outbox/heredoc.eml <<EOF\nTo: bob@example.test\nSubject: \(heredoc)\n\nhi\nEOF")
             #expect(cat.status == 0, "\(cat.output)")
-            #expect(try Servers.delivered(printed) == 1, "\(mount.text("alice/.log"))")
-            #expect(try Servers.delivered(heredoc) == 1)
+            #expect(try await Servers.delivered(printed) == 1, "\(mount.text("alice/.log"))")
+            #expect(try await Servers.delivered(heredoc) == 1)
             // Refused (no recipient), then the same name at once with a good message.
             let reused = Servers.uniqueSubject("Reused")
             let bad = try mount.draft("again.eml", "Subject: nobody\n\nx\n")
-            #expect(try mount.sh("cp '\(bad)' alice/outbox/again.eml").status != 0)
+            #expect(try await mount.sh("cp '\(bad)' alice/outbox/again.eml").status != 0)
             let good = try mount.draft("good.eml", Servers.message(subject: reused))
-            let second = try mount.sh("cp '\(good)' alice/outbox/again.eml")
+            let second = try await mount.sh("cp '\(good)' alice/outbox/again.eml")
             #expect(second.status == 0, "\(second.output)")
-            #expect(try Servers.delivered(reused) == 1)
+            #expect(try await Servers.delivered(reused) == 1)
         }
     }
 
@@ -131,24 +131,24 @@ struct OutboxMountTests {
     func overServerSize() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
-            try mount.start()
+            try await mount.start()
             // Postfix's message_size_limit is 10240000 bytes.
             let line = String(repeating: "0123456789", count: 7) + "\n"
             let big = try mount.draft("big.eml", Servers.message(subject: Servers.uniqueSubject("Big"))
                                       + String(repeating: line, count: 145_000))
-            #expect(try mount.sh("cp '\(big)' alice/outbox/").status == 0, "no SIZE known before the first send")
-            #expect(try Poll.until(seconds: 10) { try mount.sendState("alice/outbox/big.eml") == "failed" })
-            let error = try mount.xattr("user.mailfs.error", of: "alice/outbox/big.eml") ?? ""
+            #expect(try await mount.sh("cp '\(big)' alice/outbox/").status == 0, "no SIZE known before the first send")
+            #expect(try await Poll.until(seconds: 10) { mount.sendState("alice/outbox/big.eml") == "failed" })
+            let error = mount.xattr("user.mailfs.error", of: "alice/outbox/big.eml") ?? ""
             #expect(error.contains("10240000"), "\(error)")
-            #expect(try mount.sh("rm alice/outbox/big.eml").status == 0)
+            #expect(try await mount.sh("rm alice/outbox/big.eml").status == 0)
 
             let subject = Servers.uniqueSubject("Small")
             let small = try mount.draft("small.eml", Servers.message(subject: subject))
-            #expect(try mount.sh("cp '\(small)' alice/outbox/").status == 0)
-            #expect(try Servers.delivered(subject) == 1)
-            let copied = try mount.sh("cp '\(big)' alice/outbox/")
+            #expect(try await mount.sh("cp '\(small)' alice/outbox/").status == 0)
+            #expect(try await Servers.delivered(subject) == 1)
+            let copied = try await mount.sh("cp '\(big)' alice/outbox/")
             #expect(copied.status != 0 && copied.output.contains("File too large"), "\(copied.output)")
-            #expect(try mount.sh("ls -A alice/outbox/").output.isEmpty)
+            #expect(try await mount.sh("ls -A alice/outbox/").output.isEmpty)
             #expect(mount.text("alice/.log").contains("big.eml refused: message is"), "\(mount.text("alice/.log"))")
         }
     }
@@ -159,20 +159,20 @@ struct OutboxMountTests {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.undoSeconds = 5
             let mount = try MountedMailfs.configured([account])
-            try mount.start()
+            try await mount.start()
             let (cancelled, kept) = (Servers.uniqueSubject("Cancelled"), Servers.uniqueSubject("Kept"))
             let first = try mount.draft("cancel.eml", Servers.message(subject: cancelled))
             let second = try mount.draft("keep.eml", Servers.message(subject: kept))
             let copied = Date()
-            let result = try mount.sh("cp '\(first)' alice/outbox/ && getfattr --only-values -n user.mailfs.state "
+            let result = try await mount.sh("cp '\(first)' alice/outbox/ && getfattr --only-values -n user.mailfs.state "
                                       + "alice/outbox/cancel.eml && rm alice/outbox/cancel.eml && cp '\(second)' alice/outbox/")
             #expect(result.status == 0 && result.output == "queued", "\(result.output)")
-            #expect(try mount.sh("ls -A alice/outbox/").lines == ["keep.eml"])
-            #expect(try Poll.until(seconds: 20) { try Servers.bobCount(kept) > 0 })
+            #expect(try await mount.sh("ls -A alice/outbox/").lines == ["keep.eml"])
+            #expect(try await Poll.until(seconds: 20) { try await Servers.bobCount(kept) > 0 })
             #expect(Date().timeIntervalSince(copied) >= 5, "held for the undo delay")
             try await Task.sleep(for: .seconds(max(0, 8 - Date().timeIntervalSince(copied))))
-            #expect(try Servers.bobCount(cancelled) == 0)
-            #expect(try Servers.bobCount(kept) == 1)
+            #expect(try await Servers.bobCount(cancelled) == 0)
+            #expect(try await Servers.bobCount(kept) == 1)
             #expect(mount.text("alice/.log").contains("cancel.eml discarded (queued)"))
         }
     }
@@ -183,21 +183,19 @@ struct OutboxMountTests {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.sendRetryDelaySeconds = 1
             let mount = try MountedMailfs.configured([account])
-            try mount.start()
-            #expect(try Servers.postfix("stop") == 0)
-            var postfixDown = true
-            defer { if postfixDown { _ = try? Servers.postfix("start") } }
+            try await mount.start()
+            #expect(try await Servers.postfix("stop") == 0)
             let subject = Servers.uniqueSubject("Offline")
-            let file = try mount.draft("offline.eml", Servers.message(subject: subject))
-            let queued = "alice/outbox/offline.eml"
-            #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
-            #expect(try Poll.until(seconds: 5) { try mount.xattr("user.mailfs.error", of: queued) != nil })
-            #expect(try mount.sendState(queued) == "queued")
-            // Retries come 1, 4 and 16 s after a failure: Postfix is back before the last one.
-            #expect(try Servers.postfix("start") == 0)
-            postfixDown = false
-            #expect(try Servers.delivered(subject, within: 25) == 1, "\(mount.text("alice/.log"))")
-            #expect(try Poll.until(seconds: 5) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
+            try await runThenCleanUp({
+                let file = try mount.draft("offline.eml", Servers.message(subject: subject))
+                let queued = "alice/outbox/offline.eml"
+                #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+                #expect(try await Poll.until(seconds: 5) { mount.xattr("user.mailfs.error", of: queued) != nil })
+                #expect(mount.sendState(queued) == "queued")
+                // Retries come 1, 4 and 16 s after a failure: Postfix is back before the last one.
+            }, cleanUp: { #expect((try? await Servers.postfix("start")) == 0) })
+            #expect(try await Servers.delivered(subject, within: 25) == 1, "\(mount.text("alice/.log"))")
+            #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
             #expect(mount.text("alice/.log").contains("offline.eml not sent: "))
         }
     }
@@ -208,24 +206,24 @@ struct OutboxMountTests {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.undoSeconds = 5
             let mount = try MountedMailfs.configured([account])
-            try mount.start()
+            try await mount.start()
             let subject = Servers.uniqueSubject("Crash undo")
             let file = try mount.draft("crash.eml", Servers.message(subject: subject))
-            #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
-            mount.crash()
+            #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+            await mount.crash()
             #expect(!mount.isMounted)
             account.undoSeconds = 0
             try mount.configure([account])
-            try mount.start()
-            #expect(try mount.sendState("alice/outbox/crash.eml") == "held", "\(mount.text("alice/.log"))")
-            #expect(try mount.xattr("user.mailfs.error", of: "alice/outbox/crash.eml")?.contains("undo delay") == true)
+            try await mount.start()
+            #expect(mount.sendState("alice/outbox/crash.eml") == "held", "\(mount.text("alice/.log"))")
+            #expect(mount.xattr("user.mailfs.error", of: "alice/outbox/crash.eml")?.contains("undo delay") == true)
             #expect(mount.text("alice/.log").contains("held"))
             // Nothing goes on its own: a sender that would send it has had every chance.
             try await Task.sleep(for: .seconds(3))
-            #expect(try Servers.bobCount(subject) == 0)
-            #expect(try mount.sh("touch alice/outbox/crash.eml").status == 0)
-            #expect(try Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
-            #expect(try Poll.until(seconds: 5) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
+            #expect(try await Servers.bobCount(subject) == 0)
+            #expect(try await mount.sh("touch alice/outbox/crash.eml").status == 0)
+            #expect(try await Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
+            #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
         }
     }
 
@@ -242,22 +240,22 @@ struct OutboxMountTests {
             // MAILFS_TEST_KILL_ROUNDS=100 for the measurement the README quotes; 20 in ./test.
             let rounds = ProcessInfo.processInfo.environment["MAILFS_TEST_KILL_ROUNDS"].flatMap(Int.init) ?? 20
             for round in 0..<rounds {
-                try mount.start()
+                try await mount.start()
                 let subject = Servers.uniqueSubject("Kill \(round)")
                 subjects.append(subject)
                 let file = try mount.draft("kill\(round).eml", Servers.message(subject: subject))
-                #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
+                #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
                 // Before, during and after the SMTP transaction (loopback sends take tens of ms).
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...300, using: &generator)))
-                mount.crash()
+                await mount.crash()
             }
-            try mount.start()
+            try await mount.start()
             for subject in subjects {
-                let count = try Servers.delivered(subject, within: 60)
+                let count = try await Servers.delivered(subject, within: 60)
                 #expect(count == 1 || count == 2, "\(subject) delivered \(count) times: \(mount.log)")
                 if count == 2 { print("kill loop: \(subject) delivered twice") }
             }
-            #expect(try Poll.until(seconds: 10) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
+            #expect(try await Poll.until(seconds: 10) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
         }
     }
 
@@ -265,21 +263,21 @@ struct OutboxMountTests {
     func killedDuringSending() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs()
-            let silent = try SilentServer(in: mount.root)
+            let silent = try await SilentServer(in: mount.root)
             var account = OutboxAccount(user: "alice", smtpPort: silent.port)
             try mount.configure([account])
-            try mount.start()
+            try await mount.start()
             let subject = Servers.uniqueSubject("Crash sending")
             let file = try mount.draft("inflight.eml", Servers.message(subject: subject))
-            #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
-            #expect(try Poll.until(seconds: 10) { try mount.sendState("alice/outbox/inflight.eml") == "sending" })
-            mount.crash()
+            #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+            #expect(try await Poll.until(seconds: 10) { mount.sendState("alice/outbox/inflight.eml") == "sending" })
+            await mount.crash()
             account.smtpPort = try Servers.port("SMTPS_PORT")
             try mount.configure([account])
-            try mount.start()
-            #expect(try Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
+            try await mount.start()
+            #expect(try await Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
             #expect(mount.text("alice/.log").contains("1 message(s) interrupted mid-send queued again"))
-            #expect(try Poll.until(seconds: 5) { try mount.sh("ls -A alice/outbox/").output.isEmpty })
+            #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
         }
     }
 
@@ -289,17 +287,17 @@ struct OutboxMountTests {
             var account = try OutboxAccount.on("SMTPS_PORT")
             account.imapPort = try Servers.closedPort()
             let mount = try MountedMailfs.configured([account])
-            try mount.start()
+            try await mount.start()
             let subject = Servers.uniqueSubject("Sent later")
             let file = try mount.draft("later.eml", Servers.message(subject: subject))
-            #expect(try mount.sh("cp '\(file)' alice/outbox/").status == 0)
-            #expect(try Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
-            mount.stop()
+            #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+            #expect(try await Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
+            await mount.stop()
             account.imapPort = nil
             try mount.configure([account])
-            try mount.start()
-            #expect(try mount.waitForIdle("alice"))
-            #expect(try Poll.until(seconds: 15) { try mount.sh("ls alice/sent/").output.contains(subject) },
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"))
+            #expect(try await Poll.until(seconds: 15) { try await mount.sh("ls alice/sent/").output.contains(subject) },
                     "\(mount.text("alice/.log"))")
         }
     }
@@ -309,23 +307,23 @@ struct OutboxMountTests {
     func editorRename(temporary: String) async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_PORT")])
-            try mount.start()
+            try await mount.start()
             let subject = Servers.uniqueSubject("Edited")
             let file = try mount.draft("edited.eml", Servers.message(subject: subject))
-            let written = try mount.sh("cat '\(file)' > 'alice/outbox/\(temporary)' && "
+            let written = try await mount.sh("cat '\(file)' > 'alice/outbox/\(temporary)' && "
                                        + "getfattr --only-values -n user.mailfs.state 'alice/outbox/\(temporary)' && "
                                        + "mv 'alice/outbox/\(temporary)' alice/outbox/final.eml")
             try #require(written.status == 0 && written.output == "draft", "\(written.output)")
-            #expect(try Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
+            #expect(try await Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")
 
             let refused = try mount.draft("bad.eml", "Subject: \(Servers.uniqueSubject("Unaddressed"))\n\nfor nobody\n")
             let badTemporary = temporary.replacingOccurrences(of: "draft", with: "bad")
-            #expect(try mount.sh("cat '\(refused)' > 'alice/outbox/\(badTemporary)'").status == 0)
-            #expect(try mount.sh("mv 'alice/outbox/\(badTemporary)' alice/outbox/bad.eml").status != 0)
-            #expect(try mount.sh("ls -A alice/outbox/").lines == [badTemporary])
-            #expect(try mount.sendState("alice/outbox/\(badTemporary)") == "draft")
+            #expect(try await mount.sh("cat '\(refused)' > 'alice/outbox/\(badTemporary)'").status == 0)
+            #expect(try await mount.sh("mv 'alice/outbox/\(badTemporary)' alice/outbox/bad.eml").status != 0)
+            #expect(try await mount.sh("ls -A alice/outbox/").lines == [badTemporary])
+            #expect(mount.sendState("alice/outbox/\(badTemporary)") == "draft")
             #expect(mount.text("alice/.log").contains("bad.eml refused: no recipient"))
-            #expect(try mount.sh("rm 'alice/outbox/\(badTemporary)' && ls -A alice/outbox/").output.isEmpty)
+            #expect(try await mount.sh("rm 'alice/outbox/\(badTemporary)' && ls -A alice/outbox/").output.isEmpty)
         }
     }
 
@@ -333,19 +331,19 @@ struct OutboxMountTests {
     func independentAccounts() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs()
-            let silent = try SilentServer(in: mount.root)
+            let silent = try await SilentServer(in: mount.root)
             try mount.configure([OutboxAccount(user: "alice", smtpPort: silent.port),
                                  try .on("SMTPS_PORT", user: "carol")])
-            try mount.start()
+            try await mount.start()
             let (stuck, sent) = (Servers.uniqueSubject("Stuck"), Servers.uniqueSubject("Carol"))
             let aliceFile = try mount.draft("stuck.eml", Servers.message(subject: stuck))
             let carolFile = try mount.draft("carol.eml", Servers.message(subject: sent))
-            #expect(try mount.sh("cp '\(aliceFile)' alice/outbox/").status == 0)
-            #expect(try Poll.until(seconds: 10) { try mount.sendState("alice/outbox/stuck.eml") == "sending" })
-            #expect(try mount.sh("cp '\(carolFile)' carol/outbox/").status == 0)
-            #expect(try Servers.delivered(sent) == 1, "\(mount.text("carol/.log"))")
-            #expect(try Servers.bobCount(stuck) == 0)
-            let state = try mount.sendState("alice/outbox/stuck.eml")
+            #expect(try await mount.sh("cp '\(aliceFile)' alice/outbox/").status == 0)
+            #expect(try await Poll.until(seconds: 10) { mount.sendState("alice/outbox/stuck.eml") == "sending" })
+            #expect(try await mount.sh("cp '\(carolFile)' carol/outbox/").status == 0)
+            #expect(try await Servers.delivered(sent) == 1, "\(mount.text("carol/.log"))")
+            #expect(try await Servers.bobCount(stuck) == 0)
+            let state = mount.sendState("alice/outbox/stuck.eml")
             #expect(state == "sending" || state == "queued", "\(String(describing: state))")
         }
     }

@@ -10,13 +10,13 @@ struct WriteBackDurabilityTests {
     typealias Server = WriteBack
 
     /// Whether `condition` keeps holding for `seconds` (a check that nothing more happens).
-    static func stays(seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
+    static func stays(seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            guard try condition() else { return false }
-            Thread.sleep(forTimeInterval: 0.5)
+            guard try await condition() else { return false }
+            try await Task.sleep(for: .milliseconds(500))
         }
-        return try condition()
+        return try await condition()
     }
 
     @Test("rm -rf of a 500-message folder with delete_guard = 100: at most 100 reach the server; cancel brings the rest back, confirm deletes them; held deletions survive remount and kill -9")
@@ -25,67 +25,64 @@ struct WriteBackDurabilityTests {
             let (folder, other) = (Server.unique("Big500"), Server.unique("Guard-other"))
             let letters = Letter.many("Bulk", 500)
             let bystander = Letter("Held too")
-            try Server.createMailbox("carol", folder, other)
-            try Server.append(letters, user: "carol", mailbox: folder)
-            try Server.append([bystander], user: "carol", mailbox: other)
-            let trashBefore = try #require(try Server.count("carol", "Trash"))
+            try await Server.createMailbox("carol", folder, other)
+            try await Server.append(letters, user: "carol", mailbox: folder)
+            try await Server.append([bystander], user: "carol", mailbox: other)
+            let trashBefore = try #require(try await Server.count("carol", "Trash"))
             let mount = try MountedMailfs.configured([WriteBackAccount(user: "carol", deleteGuard: 100)])
-            try mount.startAndWait(for: ["carol/\(folder)": letters, "carol/\(other)": [bystander]], account: "carol")
+            try await mount.startAndWait(for: ["carol/\(folder)": letters, "carol/\(other)": [bystander]], account: "carol")
             let dir = "carol/\(folder)"
 
             // First round: rm -rf, then cancel.
-            let rm = try mount.sh("rm -rf '\(dir)'")
+            let rm = try await mount.sh("rm -rf '\(dir)'")
             #expect(rm.output.contains("Directory not empty"), "rmdir of a folder whose messages are held: \(rm.output)")
-            #expect(try mount.listing(dir).isEmpty, "every file leaves the listing at once")
+            #expect(try await mount.listing(dir).isEmpty, "every file leaves the listing at once")
             let held = try #require(mount.status("held_deletes", of: "carol").flatMap { Int($0) },
                                     "\(mount.text("carol/.status"))")
             #expect(held >= 400 && held <= 500, "at most delete_guard = 100 go through: held \(held)")
-            #expect(try Poll.until(seconds: 60) { try Server.count("carol", folder) == held },
-                    "the \(500 - held) not held reach the server, no held one does: \(Server.describeCount("carol", folder))")
-            #expect(try mount.waitForApplied("carol"))
-            #expect(try Self.stays(seconds: 3) { try Server.count("carol", folder) == held })
+            try await expect(Poll.until(seconds: 60) { try await Server.count("carol", folder) == held }, orExplain: { "the \(500 - held) not held reach the server, no held one does: \(await Server.describeCount("carol", folder))" })
+            #expect(try await mount.waitForApplied("carol"))
+            #expect(try await Self.stays(seconds: 3) { try await Server.count("carol", folder) == held })
 
-            let one = try mount.sh("rm 'carol/\(other)/\(bystander.fileName)'")
+            let one = try await mount.sh("rm 'carol/\(other)/\(bystander.fileName)'")
             #expect(one.status == 0, "\(one.output)")
             #expect(mount.status("held_deletes", of: "carol") == "\(held + 1)", "a further deletion is held too")
-            #expect(try Self.stays(seconds: 2) { try Server.locate(bystander, user: "carol") == [other] })
+            #expect(try await Self.stays(seconds: 2) { try await Server.locate(bystander, user: "carol") == [other] })
 
-            mount.stop()
-            try mount.start()
+            await mount.stop()
+            try await mount.start()
             #expect(mount.status("held_deletes", of: "carol") == "\(held + 1)", "held across an unmount")
-            #expect(try mount.listing(dir).isEmpty)
+            #expect(try await mount.listing(dir).isEmpty)
 
-            #expect(try mount.sh("echo cancel-deletes > carol/.control").status == 0)
-            #expect(try Poll.until(seconds: 20) { try mount.listing(dir).count == held }, "\((try? mount.listing(dir))?.count ?? -1) listed")
-            #expect(try mount.listing("carol/\(other)") == [bystander.fileName])
+            #expect(try await mount.sh("echo cancel-deletes > carol/.control").status == 0)
+            try await expect(Poll.until(seconds: 20) { try await mount.listing(dir).count == held }, orExplain: { "\((try? await mount.listing(dir))?.count ?? -1) listed" })
+            #expect(try await mount.listing("carol/\(other)") == [bystander.fileName])
             #expect(mount.status("held_deletes", of: "carol") == "0")
-            #expect(try mount.waitForApplied("carol"))
-            #expect(try Server.count("carol", folder) == held, "listed = on the server")
-            #expect(try Server.locate(bystander, user: "carol") == [other])
-            #expect(try Server.count("carol", "Trash") == trashBefore + 500 - held)
+            #expect(try await mount.waitForApplied("carol"))
+            #expect(try await Server.count("carol", folder) == held, "listed = on the server")
+            #expect(try await Server.locate(bystander, user: "carol") == [other])
+            #expect(try await Server.count("carol", "Trash") == trashBefore + 500 - held)
 
             // Second round: rm -rf again, kill -9, remount, confirm.
-            _ = try mount.sh("rm -rf '\(dir)'")
-            #expect(try mount.listing(dir).isEmpty)
+            _ = try await mount.sh("rm -rf '\(dir)'")
+            #expect(try await mount.listing(dir).isEmpty)
             let heldAgain = try #require(mount.status("held_deletes", of: "carol").flatMap { Int($0) })
             #expect(heldAgain <= held && heldAgain >= held - 100, "held \(heldAgain) of \(held)")
-            #expect(try Poll.until(seconds: 60) { try Server.count("carol", folder) == heldAgain },
-                    "\(Server.describeCount("carol", folder)) on the server")
-            mount.crash()
-            try mount.start()
+            try await expect(Poll.until(seconds: 60) { try await Server.count("carol", folder) == heldAgain }, orExplain: { "\(await Server.describeCount("carol", folder)) on the server" })
+            await mount.crash()
+            try await mount.start()
             #expect(mount.status("held_deletes", of: "carol") == "\(heldAgain)", "held across kill -9")
-            #expect(try mount.listing(dir).isEmpty)
-            #expect(try Server.count("carol", folder) == heldAgain)
+            #expect(try await mount.listing(dir).isEmpty)
+            #expect(try await Server.count("carol", folder) == heldAgain)
 
-            #expect(try mount.sh("echo confirm-deletes > carol/.control").status == 0)
-            #expect(try Poll.until(seconds: 60) { try Server.count("carol", folder) == 0 },
-                    "\(Server.describeCount("carol", folder)) left: \(mount.text("carol/.log"))")
-            #expect(try mount.waitForApplied("carol"))
+            #expect(try await mount.sh("echo confirm-deletes > carol/.control").status == 0)
+            try await expect(Poll.until(seconds: 60) { try await Server.count("carol", folder) == 0 }, orExplain: { "\(await Server.describeCount("carol", folder)) left: \(mount.text("carol/.log"))" })
+            #expect(try await mount.waitForApplied("carol"))
             #expect(mount.status("held_deletes", of: "carol") == "0")
-            #expect(try mount.listing(dir).isEmpty)
-            #expect(try Server.count("carol", "Trash") == trashBefore + 500)
-            #expect(try mount.sh("rmdir '\(dir)'").status == 0, "empty now")
-            #expect(try Poll.until(seconds: 15) { try !Server.exists("carol", folder) })
+            #expect(try await mount.listing(dir).isEmpty)
+            #expect(try await Server.count("carol", "Trash") == trashBefore + 500)
+            #expect(try await mount.sh("rmdir '\(dir)'").status == 0, "empty now")
+            #expect(try await Poll.until(seconds: 15) { try await !Server.exists("carol", folder) })
         }
     }
 
@@ -94,40 +91,39 @@ struct WriteBackDurabilityTests {
         try await SharedServers.exclusive {
             let (source, target) = (Server.unique("Offline"), Server.unique("Offline-to"))
             let (removed, moved, read) = (Letter("Offline rm"), Letter("Offline mv"), Letter("Offline seen"))
-            try Server.createMailbox("alice", source, target)
-            try Server.append([removed, moved, read], user: "alice", mailbox: source)
+            try await Server.createMailbox("alice", source, target)
+            try await Server.append([removed, moved, read], user: "alice", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(source)": [removed, moved, read]])
-            #expect(try mount.waitForDirectory("alice/\(target)"))
+            try await mount.startAndWait(for: ["alice/\(source)": [removed, moved, read]])
+            #expect(try await mount.waitForDirectory("alice/\(target)"))
 
-            #expect(try Server.dovecot("stop") == 0)
-            var down = true
-            defer { if down { _ = try? Server.dovecot("start") } }
-            let started = Date()
-            let changes = try mount.sh("rm 'alice/\(source)/\(removed.fileName)' && mv 'alice/\(source)/\(moved.fileName)' 'alice/\(target)/'"
-                                       + " && setfattr -n user.mailfs.seen -v 1 'alice/\(source)/\(read.fileName)'")
-            #expect(changes.status == 0, "\(changes.output)")
-            #expect(Date().timeIntervalSince(started) < 5, "applied locally at once")
-            #expect(try mount.listing("alice/\(source)") == [read.fileName])
-            #expect(try mount.listing("alice/\(target)") == [moved.fileName])
-            #expect(try mount.xattr("user.mailfs.seen", of: "alice/\(source)/\(read.fileName)") == "1")
-            #expect(try mount.xattr("user.mailfs.pending", of: "alice/\(source)/\(read.fileName)") == "1")
-            #expect(try Poll.until(seconds: 5) { (mount.pendingChanges("alice") ?? 0) > 0 }, "\(mount.text("alice/.status"))")
-
-            #expect(try Server.dovecot("start") == 0)
-            down = false
-            _ = try mount.sh("echo sync > alice/.control")
+            #expect(try await Server.dovecot("stop") == 0)
+            try await runThenCleanUp({
+                let started = Date()
+                let changes = try await mount.sh("rm 'alice/\(source)/\(removed.fileName)' && mv 'alice/\(source)/\(moved.fileName)' 'alice/\(target)/'"
+                                           + " && setfattr -n user.mailfs.seen -v 1 'alice/\(source)/\(read.fileName)'")
+                #expect(changes.status == 0, "\(changes.output)")
+                #expect(Date().timeIntervalSince(started) < 5, "applied locally at once")
+                #expect(try await mount.listing("alice/\(source)") == [read.fileName])
+                #expect(try await mount.listing("alice/\(target)") == [moved.fileName])
+                #expect(mount.xattr("user.mailfs.seen", of: "alice/\(source)/\(read.fileName)") == "1")
+                #expect(mount.xattr("user.mailfs.pending", of: "alice/\(source)/\(read.fileName)") == "1")
+                #expect(try await Poll.until(seconds: 5) { (mount.pendingChanges("alice") ?? 0) > 0 }, "\(mount.text("alice/.status"))")
+            }, cleanUp: { #expect((try? await Server.dovecot("start")) == 0) })
+            _ = try await mount.sh("echo sync > alice/.control")
             var readings: [String?] = []
-            let reconnected = try Poll.until(seconds: 90) {
-                readings.append(try mount.xattr("user.mailfs.seen", of: "alice/\(source)/\(read.fileName)"))
-                return try Server.locate(removed, user: "alice") == ["Trash"] && Server.locate(moved, user: "alice") == [target]
-                    && Server.message(read, user: "alice", mailbox: source)?.flags.contains("\\Seen") == true
+            let reconnected = try await Poll.until(seconds: 90) {
+                readings.append(mount.xattr("user.mailfs.seen", of: "alice/\(source)/\(read.fileName)"))
+                let trashed = try await Server.locate(removed, user: "alice") == ["Trash"]
+                let movedThere = try await Server.locate(moved, user: "alice") == [target]
+                let seen = try await Server.message(read, user: "alice", mailbox: source)?.flags.contains("\\Seen") == true
+                return trashed && movedThere && seen
             }
             #expect(reconnected, "\(mount.text("alice/.log"))")
             #expect(readings.allSatisfy { $0 == "1" }, "the pending flag is never undone: \(readings)")
-            #expect(try mount.waitForApplied("alice"), "\(mount.text("alice/.status"))")
-            #expect(try Server.locate(read, user: "alice") == [source])
-            #expect(try mount.xattr("user.mailfs.pending", of: "alice/\(source)/\(read.fileName)") == "0")
+            #expect(try await mount.waitForApplied("alice"), "\(mount.text("alice/.status"))")
+            #expect(try await Server.locate(read, user: "alice") == [source])
+            #expect(mount.xattr("user.mailfs.pending", of: "alice/\(source)/\(read.fileName)") == "0")
         }
     }
 
@@ -136,39 +132,38 @@ struct WriteBackDurabilityTests {
         try await SharedServers.shared {
             let (source, target) = (Server.unique("Crash-\(change)"), Server.unique("Crash-to"))
             let letter = Letter("Crash \(change)")
-            try Server.createMailbox("alice", source, target)
-            try Server.append([letter], user: "alice", mailbox: source)
+            try await Server.createMailbox("alice", source, target)
+            try await Server.append([letter], user: "alice", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(source)": [letter]])
-            #expect(try mount.waitForDirectory("alice/\(target)"))
+            try await mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try await mount.waitForDirectory("alice/\(target)"))
             let file = "alice/\(source)/\(letter.fileName)"
             let command = switch change {
             case "rm": "rm '\(file)'"
             case "mv": "mv '\(file)' 'alice/\(target)/'"
             default: "setfattr -n user.mailfs.seen -v 1 '\(file)'"
             }
-            #expect(try mount.sh(command).status == 0)
-            mount.crash()
-            try mount.start()
+            #expect(try await mount.sh(command).status == 0)
+            await mount.crash()
+            try await mount.start()
 
             let expected = switch change {
             case "rm": ["Trash"]
             case "mv": [target]
             default: [source]
             }
-            #expect(try Server.waitUntil(letter, user: "alice", isIn: expected, seconds: 30),
-                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: expected, seconds: 30), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
             if change == "setfattr" {
-                #expect(try Poll.until(seconds: 30) {
-                    try Server.message(letter, user: "alice", mailbox: source)?.flags.contains("\\Seen") == true
+                #expect(try await Poll.until(seconds: 30) {
+                    try await Server.message(letter, user: "alice", mailbox: source)?.flags.contains("\\Seen") == true
                 })
-                #expect(try mount.xattr("user.mailfs.seen", of: file) == "1")
+                #expect(mount.xattr("user.mailfs.seen", of: file) == "1")
             }
-            #expect(try mount.waitForApplied("alice"))
-            #expect(try Server.locate(letter, user: "alice") == expected, "exactly once")
-            let listed = try mount.listing("alice/\(source)")
+            #expect(try await mount.waitForApplied("alice"))
+            #expect(try await Server.locate(letter, user: "alice") == expected, "exactly once")
+            let listed = try await mount.listing("alice/\(source)")
             #expect(listed == (change == "setfattr" ? [letter.fileName] : []), "\(listed)")
-            if change == "mv" { #expect(try mount.listing("alice/\(target)") == [letter.fileName]) }
+            if change == "mv" { #expect(try await mount.listing("alice/\(target)") == [letter.fileName]) }
         }
     }
 
@@ -178,30 +173,30 @@ struct WriteBackDurabilityTests {
             let (source, target) = (Server.unique("Kills"), Server.unique("Kills-to"))
             let rounds = 20
             let letters = Letter.many("Killed", rounds * 3 + 10)
-            try Server.createMailbox("bob", source, target)
-            try Server.append(letters, user: "bob", mailbox: source)
+            try await Server.createMailbox("bob", source, target)
+            try await Server.append(letters, user: "bob", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob")])
-            try mount.startAndWait(for: ["bob/\(source)": letters], account: "bob")
-            #expect(try mount.waitForDirectory("bob/\(target)"))
+            try await mount.startAndWait(for: ["bob/\(source)": letters], account: "bob")
+            #expect(try await mount.waitForDirectory("bob/\(target)"))
             let dir = "bob/\(source)"
             var (removed, moved, flagged) = ([Letter](), [Letter](), [Letter]())
             for round in 0..<rounds {
                 let (r, m, f) = (letters[3 * round], letters[3 * round + 1], letters[3 * round + 2])
-                let batch = try mount.sh("rm '\(dir)/\(r.fileName)' && mv '\(dir)/\(m.fileName)' 'bob/\(target)/'"
+                let batch = try await mount.sh("rm '\(dir)/\(r.fileName)' && mv '\(dir)/\(m.fileName)' 'bob/\(target)/'"
                                          + " && setfattr -n user.mailfs.flagged -v 1 '\(dir)/\(f.fileName)'")
                 #expect(batch.status == 0, "round \(round): \(batch.output)")
                 (removed, moved, flagged) = (removed + [r], moved + [m], flagged + [f])
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...300)))
-                mount.crash()
-                try mount.start()
-                let listed = Set(try mount.listing(dir))
+                await mount.crash()
+                try await mount.start()
+                let listed = Set(try await mount.listing(dir))
                 #expect(listed.isDisjoint(with: (removed + moved).map(\.fileName)), "round \(round): a change came back after kill -9")
             }
             let untouched = Array(letters[(rounds * 3)...])
             let mailboxes = ["INBOX", "Trash", source, target]
             var places: [String: [String]] = [:]
-            let settled = try Poll.until(seconds: 90) {
-                places = try Server.census("bob", mailboxes)
+            let settled = try await Poll.until(seconds: 90) {
+                places = try await Server.census("bob", mailboxes)
                 return removed.allSatisfy { places[$0.messageID] == ["Trash"] }
                     && moved.allSatisfy { places[$0.messageID] == [target] }
                     && (flagged + untouched).allSatisfy { places[$0.messageID] == [source] }
@@ -211,14 +206,14 @@ struct WriteBackDurabilityTests {
                 return places[letter.messageID] != want
             }
             #expect(settled, "\(wrong.count) misplaced: \(wrong.prefix(5).map { "\($0.subject): \(places[$0.messageID] ?? [])" })")
-            #expect(try mount.waitForApplied("bob"), "\(mount.text("bob/.status"))")
-            let sourceMessages = try Server.list("bob", source) ?? []
+            #expect(try await mount.waitForApplied("bob"), "\(mount.text("bob/.status"))")
+            let sourceMessages = try await Server.list("bob", source) ?? []
             #expect(sourceMessages.count == flagged.count + untouched.count)
-            #expect(try Server.count("bob", target) == moved.count)
+            #expect(try await Server.count("bob", target) == moved.count)
             let flaggedIDs = Set(sourceMessages.filter { $0.flags.contains("\\Flagged") }.map(\.messageID))
             #expect(flaggedIDs == Set(flagged.map(\.messageID)), "\\Flagged on exactly the flagged ones")
-            #expect(Set(try mount.listing(dir)) == Set((flagged + untouched).map(\.fileName)))
-            #expect(Set(try mount.listing("bob/\(target)")) == Set(moved.map(\.fileName)))
+            #expect(Set(try await mount.listing(dir)) == Set((flagged + untouched).map(\.fileName)))
+            #expect(Set(try await mount.listing("bob/\(target)")) == Set(moved.map(\.fileName)))
         }
     }
 
@@ -227,31 +222,30 @@ struct WriteBackDurabilityTests {
         try await SharedServers.shared {
             let (source, target) = (Server.unique("Half-from"), Server.unique("Half-to"))
             let letter = Letter("Half done")
-            try Server.createMailbox("alice", source, target)
-            try Server.append([letter], user: "alice", mailbox: source)
+            try await Server.createMailbox("alice", source, target)
+            try await Server.append([letter], user: "alice", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount(imapPort: try Server.noMovePort)])
-            try mount.start(extraEnvironment: ["MAILFS_FAILPOINT": "writeback-after-copy"])
-            #expect(try mount.waitForIdle("alice"))
-            #expect(try mount.waitForFiles([letter.fileName], in: "alice/\(source)"))
-            #expect(try mount.waitForDirectory("alice/\(target)"))
+            try await mount.start(extraEnvironment: ["MAILFS_FAILPOINT": "writeback-after-copy"])
+            #expect(try await mount.waitForIdle("alice"))
+            #expect(try await mount.waitForFiles([letter.fileName], in: "alice/\(source)"))
+            #expect(try await mount.waitForDirectory("alice/\(target)"))
 
-            #expect(try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'").status == 0)
-            #expect(try Poll.until(seconds: 30) { mount.process?.isRunning == false },
+            #expect(try await mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'").status == 0)
+            #expect(try await Poll.until(seconds: 30) { mount.process?.isRunning == false },
                     "the failpoint ends the mount after the COPY: \(mount.text("alice/.log"))")
-            #expect(try Server.locate(letter, user: "alice") == [source, target].sorted(), "copied, not expunged yet")
-            mount.crash()
-            try mount.start()
-            #expect(try Server.waitUntil(letter, user: "alice", isIn: [target]),
-                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
-            #expect(try mount.waitForApplied("alice"))
-            #expect(try Server.locate(letter, user: "alice") == [target], "exactly once")
-            #expect(try mount.listing("alice/\(source)").isEmpty)
-            #expect(try mount.listing("alice/\(target)") == [letter.fileName])
+            #expect(try await Server.locate(letter, user: "alice") == [source, target].sorted(), "copied, not expunged yet")
+            await mount.crash()
+            try await mount.start()
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: [target]), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
+            #expect(try await mount.waitForApplied("alice"))
+            #expect(try await Server.locate(letter, user: "alice") == [target], "exactly once")
+            #expect(try await mount.listing("alice/\(source)").isEmpty)
+            #expect(try await mount.listing("alice/\(target)") == [letter.fileName])
         }
     }
 
     @Test("an imported account without a server: rm, mv and setfattr change the store and persist across remount")
-    func localOnly() throws {
+    func localOnly() async throws {
         let mount = try MountedMailfs()
         let (removed, moved, read, kept) = (Letter("Local rm"), Letter("Local mv"), Letter("Local seen"), Letter("Local project"))
         let maildir = mount.root.appendingPathComponent("maildir")
@@ -264,20 +258,20 @@ struct WriteBackDurabilityTests {
                 try letter.raw.write(to: dir.appendingPathComponent("cur/\(index):2,"), atomically: false, encoding: .utf8)
             }
         }
-        try mount.importMail("local", from: maildir)
-        try mount.start()
-        #expect(Set(try mount.listing("local/inbox")) == Set([removed, moved, read].map(\.fileName)))
-        let changes = try mount.sh("rm 'local/inbox/\(removed.fileName)' && mv 'local/inbox/\(moved.fileName)' local/Projects/"
+        try await mount.importMail("local", from: maildir)
+        try await mount.start()
+        #expect(Set(try await mount.listing("local/inbox")) == Set([removed, moved, read].map(\.fileName)))
+        let changes = try await mount.sh("rm 'local/inbox/\(removed.fileName)' && mv 'local/inbox/\(moved.fileName)' local/Projects/"
                                    + " && setfattr -n user.mailfs.seen -v 1 'local/inbox/\(read.fileName)'")
         #expect(changes.status == 0, "\(changes.output)")
         for remount in [false, true] {
             if remount {
-                mount.stop()
-                try mount.start()
+                await mount.stop()
+                try await mount.start()
             }
-            #expect(try mount.listing("local/inbox") == [read.fileName], "remounted: \(remount)")
-            #expect(Set(try mount.listing("local/Projects")) == Set([moved.fileName, kept.fileName]), "remounted: \(remount)")
-            #expect(try mount.xattr("user.mailfs.seen", of: "local/inbox/\(read.fileName)") == "1", "remounted: \(remount)")
+            #expect(try await mount.listing("local/inbox") == [read.fileName], "remounted: \(remount)")
+            #expect(Set(try await mount.listing("local/Projects")) == Set([moved.fileName, kept.fileName]), "remounted: \(remount)")
+            #expect(mount.xattr("user.mailfs.seen", of: "local/inbox/\(read.fileName)") == "1", "remounted: \(remount)")
         }
     }
 }

@@ -12,30 +12,30 @@ struct WriteBackFolderTests {
     func folderLifecycle() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.start()
-            #expect(try mount.waitForIdle("alice"))
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"))
             let (name, renamed) = (Server.unique("Receipts"), Server.unique("Receipts-2026"))
 
-            let made = try mount.sh("mkdir 'alice/\(name)' && mkdir 'alice/\(name)/2026' && ls -A 'alice/\(name)'")
+            let made = try await mount.sh("mkdir 'alice/\(name)' && mkdir 'alice/\(name)/2026' && ls -A 'alice/\(name)'")
             #expect(made.status == 0 && made.lines == ["2026"], "\(made.output)")
-            #expect(try Poll.until(seconds: 15) { try Server.exists("alice", name) && Server.exists("alice", "\(name)/2026") },
+            #expect(try await Poll.until(seconds: 15) { try await Server.existing("alice", [name, "\(name)/2026"]) == [true, true] },
                     "CREATE: \(mount.text("alice/.log"))")
 
-            let mv = try mount.sh("mv 'alice/\(name)' 'alice/\(renamed)' && ls -A 'alice/\(renamed)'")
+            let mv = try await mount.sh("mv 'alice/\(name)' 'alice/\(renamed)' && ls -A 'alice/\(renamed)'")
             #expect(mv.status == 0 && mv.lines == ["2026"], "\(mv.output)")
-            #expect(try !mount.listing("alice").contains(name))
-            #expect(try Poll.until(seconds: 15) {
-                try Server.exists("alice", renamed) && Server.exists("alice", "\(renamed)/2026") && !Server.exists("alice", name)
+            #expect(try await !mount.listing("alice").contains(name))
+            #expect(try await Poll.until(seconds: 15) {
+                try await Server.existing("alice", [renamed, "\(renamed)/2026", name]) == [true, true, false]
             }, "RENAME: \(mount.text("alice/.log"))")
 
-            let rmdir = try mount.sh("rmdir 'alice/\(renamed)/2026' && rmdir 'alice/\(renamed)'")
+            let rmdir = try await mount.sh("rmdir 'alice/\(renamed)/2026' && rmdir 'alice/\(renamed)'")
             #expect(rmdir.status == 0, "\(rmdir.output)")
-            #expect(try !mount.listing("alice").contains(renamed))
-            #expect(try Poll.until(seconds: 15) {
-                try !Server.exists("alice", renamed) && !Server.exists("alice", "\(renamed)/2026")
+            #expect(try await !mount.listing("alice").contains(renamed))
+            #expect(try await Poll.until(seconds: 15) {
+                try await Server.existing("alice", [renamed, "\(renamed)/2026"]) == [false, false]
             }, "DELETE: \(mount.text("alice/.log"))")
-            #expect(try mount.waitForApplied("alice"))
-            #expect(try !mount.listing("alice").contains(renamed), "a sync does not bring it back")
+            #expect(try await mount.waitForApplied("alice"))
+            #expect(try await !mount.listing("alice").contains(renamed), "a sync does not bring it back")
         }
     }
 
@@ -44,15 +44,15 @@ struct WriteBackFolderTests {
         try await SharedServers.shared {
             let folder = Server.unique("Full")
             let letter = Letter("Still here")
-            try Server.createMailbox("alice", folder)
-            try Server.append([letter], user: "alice", mailbox: folder)
+            try await Server.createMailbox("alice", folder)
+            try await Server.append([letter], user: "alice", mailbox: folder)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": [letter]])
-            let rmdir = try mount.sh("rmdir 'alice/\(folder)'")
+            try await mount.startAndWait(for: ["alice/\(folder)": [letter]])
+            let rmdir = try await mount.sh("rmdir 'alice/\(folder)'")
             #expect(rmdir.status != 0 && rmdir.output.contains("Directory not empty"), "\(rmdir.output)")
-            #expect(try mount.listing("alice/\(folder)") == [letter.fileName])
+            #expect(try await mount.listing("alice/\(folder)") == [letter.fileName])
             #expect(mount.pendingChanges("alice") == 0)
-            #expect(try Server.locate(letter, user: "alice") == [folder])
+            #expect(try await Server.locate(letter, user: "alice") == [folder])
         }
     }
 
@@ -61,19 +61,20 @@ struct WriteBackFolderTests {
     func specialDirectoriesStay(directory: String) async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob")])
-            try mount.start()
-            #expect(try mount.waitForIdle("bob"))
-            #expect(try mount.waitForDirectory("bob/\(directory)"))
-            let rmdir = try mount.sh("rmdir 'bob/\(directory)'")
+            try await mount.start()
+            #expect(try await mount.waitForIdle("bob"))
+            #expect(try await mount.waitForDirectory("bob/\(directory)"))
+            let rmdir = try await mount.sh("rmdir 'bob/\(directory)'")
             #expect(rmdir.status != 0 && rmdir.output.contains("Operation not permitted"), "\(rmdir.output)")
-            let mv = try mount.sh("mv 'bob/\(directory)' 'bob/\(directory)-renamed'")
+            let mv = try await mount.sh("mv 'bob/\(directory)' 'bob/\(directory)-renamed'")
             #expect(mv.status != 0 && mv.output.contains("Operation not permitted"), "\(mv.output)")
-            #expect(try mount.listing("bob").contains(directory) && !mount.listing("bob").contains("\(directory)-renamed"))
+            let listed = try await mount.listing("bob")
+            #expect(listed.contains(directory) && !listed.contains("\(directory)-renamed"))
             #expect(mount.pendingChanges("bob") == 0)
             for mailbox in ["INBOX", "Sent", "Drafts", "Trash", "Junk", "Archive"] {
-                #expect(try Server.exists("bob", mailbox), "\(mailbox) is still on the server")
+                #expect(try await Server.exists("bob", mailbox), "\(mailbox) is still on the server")
             }
-            #expect(try !Server.exists("bob", "\(directory)-renamed"))
+            #expect(try await !Server.exists("bob", "\(directory)-renamed"))
         }
     }
 }

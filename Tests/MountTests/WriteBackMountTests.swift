@@ -14,46 +14,46 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let (first, second) = (Server.unique("Flags"), Server.unique("Flags-copy"))
             let letter = Letter("Flagged")
-            try Server.createMailbox("alice", first, second)
-            try Server.append([letter], user: "alice", mailbox: first)
-            try Server.append([letter], user: "alice", mailbox: second)
+            try await Server.createMailbox("alice", first, second)
+            try await Server.append([letter], user: "alice", mailbox: first)
+            try await Server.append([letter], user: "alice", mailbox: second)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(first)": [letter], "alice/\(second)": [letter]])
+            try await mount.startAndWait(for: ["alice/\(first)": [letter], "alice/\(second)": [letter]])
             let file = "alice/\(first)/\(letter.fileName)"
             let other = "alice/\(second)/\(letter.fileName)"
-            #expect(try mount.xattr("user.mailfs.pending", of: file) == "0")
+            #expect(mount.xattr("user.mailfs.pending", of: file) == "0")
 
-            let set = try mount.sh("setfattr -n user.mailfs.seen -v 1 '\(file)' && getfattr --only-values -n user.mailfs.seen '\(file)'"
+            let set = try await mount.sh("setfattr -n user.mailfs.seen -v 1 '\(file)' && getfattr --only-values -n user.mailfs.seen '\(file)'"
                                    + " && echo && getfattr --only-values -n user.mailfs.pending '\(file)'")
             #expect(set.status == 0, "\(set.output)")
             #expect(set.lines.first == "1", "the local value at once: \(set.output)")
             #expect(["0", "1"].contains(set.lines.last ?? ""), "pending is 0 or 1: \(set.output)")
-            #expect(try mount.xattr("user.mailfs.seen", of: other) == "1", "one message, one value in every folder")
+            #expect(mount.xattr("user.mailfs.seen", of: other) == "1", "one message, one value in every folder")
             for mailbox in [first, second] {
-                #expect(try Poll.until(seconds: 15) {
-                    try Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Seen") == true
+                #expect(try await Poll.until(seconds: 15) {
+                    try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Seen") == true
                 }, "\\Seen in \(mailbox): \(mount.text("alice/.log"))")
             }
-            #expect(try Poll.until(seconds: 10) { try mount.xattr("user.mailfs.pending", of: file) == "0" })
-            #expect(try mount.waitForApplied("alice"), "\(mount.text("alice/.status"))")
+            #expect(try await Poll.until(seconds: 10) { mount.xattr("user.mailfs.pending", of: file) == "0" })
+            #expect(try await mount.waitForApplied("alice"), "\(mount.text("alice/.status"))")
 
-            #expect(try mount.sh("setfattr -n user.mailfs.flagged -v 1 '\(other)'").status == 0)
-            #expect(try mount.xattr("user.mailfs.flagged", of: file) == "1")
+            #expect(try await mount.sh("setfattr -n user.mailfs.flagged -v 1 '\(other)'").status == 0)
+            #expect(mount.xattr("user.mailfs.flagged", of: file) == "1")
             for mailbox in [first, second] {
-                #expect(try Poll.until(seconds: 15) {
-                    try Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Flagged") == true
+                #expect(try await Poll.until(seconds: 15) {
+                    try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Flagged") == true
                 }, "\\Flagged in \(mailbox)")
             }
-            let cleared = try mount.sh("setfattr -n user.mailfs.seen -v 0 '\(file)' && setfattr -n user.mailfs.flagged -v 0 '\(file)'")
+            let cleared = try await mount.sh("setfattr -n user.mailfs.seen -v 0 '\(file)' && setfattr -n user.mailfs.flagged -v 0 '\(file)'")
             #expect(cleared.status == 0, "\(cleared.output)")
-            #expect(try mount.xattr("user.mailfs.seen", of: file) == "0")
+            #expect(mount.xattr("user.mailfs.seen", of: file) == "0")
             for mailbox in [first, second] {
-                #expect(try Poll.until(seconds: 15) {
-                    guard let flags = try Server.message(letter, user: "alice", mailbox: mailbox)?.flags else { return false }
+                try await expect(Poll.until(seconds: 15) {
+                    guard let flags = try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags else { return false }
                     return !flags.contains("\\Seen") && !flags.contains("\\Flagged")
-                }, "both flags removed in \(mailbox): \(String(describing: try? Server.list("alice", mailbox)))")
+                }, orExplain: { "both flags removed in \(mailbox): \(String(describing: try? await Server.list("alice", mailbox)))" })
             }
-            #expect(try Poll.until(seconds: 10) { try mount.xattr("user.mailfs.pending", of: file) == "0" })
+            #expect(try await Poll.until(seconds: 10) { mount.xattr("user.mailfs.pending", of: file) == "0" })
         }
     }
 
@@ -61,23 +61,23 @@ struct WriteBackMountTests {
     func serverWins() async throws {
         try await SharedServers.shared {
             let letter = Letter("Flagged elsewhere")
-            let (mount, folder) = try MountedMailfs.aliceFolder("Server-flags", holding: [letter])
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Server-flags", holding: [letter])
             let file = "alice/\(folder)/\(letter.fileName)"
-            #expect(try mount.xattr("user.mailfs.flagged", of: file) == "0")
+            #expect(mount.xattr("user.mailfs.flagged", of: file) == "0")
 
-            #expect(try Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
+            #expect(try await Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
                                      "--add", "\\Flagged \\Seen"]).status == 0)
-            #expect(try mount.sh("echo sync > alice/.control").status == 0)
-            #expect(try Poll.until(seconds: 20) {
-                try mount.xattr("user.mailfs.flagged", of: file) == "1" && mount.xattr("user.mailfs.seen", of: file) == "1"
+            #expect(try await mount.sh("echo sync > alice/.control").status == 0)
+            #expect(try await Poll.until(seconds: 20) {
+                mount.xattr("user.mailfs.flagged", of: file) == "1" && mount.xattr("user.mailfs.seen", of: file) == "1"
             }, "\(mount.text("alice/.log"))")
 
-            #expect(try Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
+            #expect(try await Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
                                      "--remove", "\\Flagged"]).status == 0)
-            #expect(try mount.sh("echo sync > alice/.control").status == 0)
-            #expect(try Poll.until(seconds: 20) { try mount.xattr("user.mailfs.flagged", of: file) == "0" })
-            #expect(try mount.xattr("user.mailfs.seen", of: file) == "1")
-            #expect(try mount.xattr("user.mailfs.pending", of: file) == "0")
+            #expect(try await mount.sh("echo sync > alice/.control").status == 0)
+            #expect(try await Poll.until(seconds: 20) { mount.xattr("user.mailfs.flagged", of: file) == "0" })
+            #expect(mount.xattr("user.mailfs.seen", of: file) == "1")
+            #expect(mount.xattr("user.mailfs.pending", of: file) == "0")
         }
     }
 
@@ -85,24 +85,24 @@ struct WriteBackMountTests {
     func pendingFlagsSurviveSync() async throws {
         try await SharedServers.shared {
             let letters = Letter.many("Pending", 20)
-            let (mount, folder) = try MountedMailfs.aliceFolder("Pending-flags", holding: letters)
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Pending-flags", holding: letters)
             let dir = "alice/\(folder)"
-            let set = try mount.sh("for f in '\(dir)'/*.eml; do setfattr -n user.mailfs.seen -v 1 \"$f\" || exit 1; "
+            let set = try await mount.sh("for f in '\(dir)'/*.eml; do setfattr -n user.mailfs.seen -v 1 \"$f\" || exit 1; "
                                    + "echo sync > alice/.control; done")
             #expect(set.status == 0, "\(set.output)")
             // Every reading, from the change until the server has it, says 1.
             var readings = 0
-            let applied = try Poll.until(seconds: 30) {
-                _ = try mount.sh("echo sync > alice/.control")
-                let values = try mount.sh("for f in '\(dir)'/*.eml; do getfattr --only-values -n user.mailfs.seen \"$f\"; echo; done").lines
+            let applied = try await Poll.until(seconds: 30) {
+                _ = try await mount.sh("echo sync > alice/.control")
+                let values = try await mount.sh("for f in '\(dir)'/*.eml; do getfattr --only-values -n user.mailfs.seen \"$f\"; echo; done").lines
                 readings += 1
                 #expect(values == Array(repeating: "1", count: letters.count), "reading \(readings): \(values)")
-                let server = try Server.list("alice", folder) ?? []
+                let server = try await Server.list("alice", folder) ?? []
                 return server.count == letters.count && server.allSatisfy { $0.flags.contains("\\Seen") }
             }
             #expect(applied, "all \\Seen on the server: \(mount.text("alice/.log"))")
-            #expect(try mount.waitForApplied("alice"))
-            let values = try mount.sh("echo sync > alice/.control; for f in '\(dir)'/*.eml; do getfattr --only-values -n user.mailfs.seen \"$f\"; echo; done").lines
+            #expect(try await mount.waitForApplied("alice"))
+            let values = try await mount.sh("echo sync > alice/.control; for f in '\(dir)'/*.eml; do getfattr --only-values -n user.mailfs.seen \"$f\"; echo; done").lines
             #expect(values == Array(repeating: "1", count: letters.count))
         }
     }
@@ -114,20 +114,19 @@ struct WriteBackMountTests {
             let mailbox = kind == "custom" ? Server.unique("Rm") : kind
             let directory = "alice/" + (kind == "custom" ? mailbox : kind.lowercased())
             let (removed, kept) = (Letter("Removed from \(kind)"), Letter("Kept in \(kind)"))
-            if kind == "custom" { try Server.createMailbox("alice", mailbox) }
-            try Server.append([removed, kept], user: "alice", mailbox: mailbox)
+            if kind == "custom" { try await Server.createMailbox("alice", mailbox) }
+            try await Server.append([removed, kept], user: "alice", mailbox: mailbox)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: [directory: [removed, kept]])
+            try await mount.startAndWait(for: [directory: [removed, kept]])
 
-            let rm = try mount.sh("rm '\(directory)/\(removed.fileName)' && ls -A '\(directory)'")
+            let rm = try await mount.sh("rm '\(directory)/\(removed.fileName)' && ls -A '\(directory)'")
             #expect(rm.status == 0, "\(rm.output)")
             #expect(!rm.lines.contains(removed.fileName) && rm.lines.contains(kept.fileName), "\(rm.output)")
-            #expect(try mount.waitForFiles([removed.fileName], in: "alice/trash", seconds: 5), "same name in trash/")
-            #expect(try Server.waitUntil(removed, user: "alice", isIn: ["Trash"]),
-                    "\(Server.places(removed, user: "alice")): \(mount.text("alice/.log"))")
-            #expect(try Server.locate(kept, user: "alice") == [mailbox])
-            #expect(try mount.waitForApplied("alice"))
-            #expect(try !mount.listing(directory).contains(removed.fileName), "a sync does not bring it back")
+            #expect(try await mount.waitForFiles([removed.fileName], in: "alice/trash", seconds: 5), "same name in trash/")
+            try await expect(Server.waitUntil(removed, user: "alice", isIn: ["Trash"]), orExplain: { "\(await Server.places(removed, user: "alice")): \(mount.text("alice/.log"))" })
+            #expect(try await Server.locate(kept, user: "alice") == [mailbox])
+            #expect(try await mount.waitForApplied("alice"))
+            #expect(try await !mount.listing(directory).contains(removed.fileName), "a sync does not bring it back")
         }
     }
 
@@ -136,25 +135,25 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let folder = Server.unique("Rm-twice")
             let (twice, trashed, junk) = (Letter("Removed twice"), Letter("Already in Trash"), Letter("Spam"))
-            try Server.createMailbox("alice", folder)
-            try Server.append([twice], user: "alice", mailbox: folder)
-            try Server.append([trashed], user: "alice", mailbox: "Trash")
-            try Server.append([junk], user: "alice", mailbox: "Junk")
+            try await Server.createMailbox("alice", folder)
+            try await Server.append([twice], user: "alice", mailbox: folder)
+            try await Server.append([trashed], user: "alice", mailbox: "Trash")
+            try await Server.append([junk], user: "alice", mailbox: "Junk")
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": [twice], "alice/trash": [trashed], "alice/spam": [junk]])
+            try await mount.startAndWait(for: ["alice/\(folder)": [twice], "alice/trash": [trashed], "alice/spam": [junk]])
 
-            let rm = try mount.sh("rm 'alice/trash/\(trashed.fileName)' 'alice/spam/\(junk.fileName)' && ls -A alice/trash alice/spam")
+            let rm = try await mount.sh("rm 'alice/trash/\(trashed.fileName)' 'alice/spam/\(junk.fileName)' && ls -A alice/trash alice/spam")
             #expect(rm.status == 0, "\(rm.output)")
             #expect(!rm.lines.contains(trashed.fileName) && !rm.lines.contains(junk.fileName), "\(rm.output)")
-            #expect(try Server.waitUntil(trashed, user: "alice", isIn: []), "\(Server.places(trashed, user: "alice"))")
-            #expect(try Server.waitUntil(junk, user: "alice", isIn: []), "\(Server.places(junk, user: "alice"))")
+            try await expect(Server.waitUntil(trashed, user: "alice", isIn: []), orExplain: { "\(await Server.places(trashed, user: "alice"))" })
+            try await expect(Server.waitUntil(junk, user: "alice", isIn: []), orExplain: { "\(await Server.places(junk, user: "alice"))" })
 
-            #expect(try mount.sh("rm 'alice/\(folder)/\(twice.fileName)'").status == 0)
-            #expect(try Server.waitUntil(twice, user: "alice", isIn: ["Trash"]))
-            #expect(try mount.waitForFiles([twice.fileName], in: "alice/trash", seconds: 10))
-            #expect(try mount.sh("rm 'alice/trash/\(twice.fileName)'").status == 0)
-            #expect(try Server.waitUntil(twice, user: "alice", isIn: []), "\(Server.places(twice, user: "alice"))")
-            #expect(try !mount.listing("alice/trash").contains(twice.fileName))
+            #expect(try await mount.sh("rm 'alice/\(folder)/\(twice.fileName)'").status == 0)
+            #expect(try await Server.waitUntil(twice, user: "alice", isIn: ["Trash"]))
+            #expect(try await mount.waitForFiles([twice.fileName], in: "alice/trash", seconds: 10))
+            #expect(try await mount.sh("rm 'alice/trash/\(twice.fileName)'").status == 0)
+            try await expect(Server.waitUntil(twice, user: "alice", isIn: []), orExplain: { "\(await Server.places(twice, user: "alice"))" })
+            #expect(try await !mount.listing("alice/trash").contains(twice.fileName))
         }
     }
 
@@ -163,22 +162,22 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let label = Server.unique("Label")
             let letter = Letter("Gmail trash")
-            try Server.createMailbox("gmail", label)
+            try await Server.createMailbox("gmail", label)
             for mailbox in ["INBOX", label, "[Gmail]/All Mail"] {
-                try Server.append([letter], user: "gmail", mailbox: mailbox)
+                try await Server.append([letter], user: "gmail", mailbox: mailbox)
             }
             let mount = try MountedMailfs.configured([WriteBackAccount(user: "gmail")])
-            try mount.startAndWait(for: ["gmail/inbox": [letter], "gmail/\(label)": [letter]], account: "gmail")
+            try await mount.startAndWait(for: ["gmail/inbox": [letter], "gmail/\(label)": [letter]], account: "gmail")
 
-            let rm = try mount.sh("rm 'gmail/inbox/\(letter.fileName)' && ls -A gmail/inbox")
+            let rm = try await mount.sh("rm 'gmail/inbox/\(letter.fileName)' && ls -A gmail/inbox")
             #expect(rm.status == 0 && !rm.lines.contains(letter.fileName), "\(rm.output)")
-            #expect(try Poll.until(seconds: 10) { try !mount.listing("gmail/\(label)").contains(letter.fileName) },
+            #expect(try await Poll.until(seconds: 10) { try await !mount.listing("gmail/\(label)").contains(letter.fileName) },
                     "it leaves every folder of the tree")
-            #expect(try mount.waitForFiles([letter.fileName], in: "gmail/trash", seconds: 10))
-            #expect(try Poll.until(seconds: 30) {
-                let places = try Server.locate(letter, user: "gmail")
+            #expect(try await mount.waitForFiles([letter.fileName], in: "gmail/trash", seconds: 10))
+            try await expect(Poll.until(seconds: 30) {
+                let places = try await Server.locate(letter, user: "gmail")
                 return places.contains("[Gmail]/Trash") && !places.contains("INBOX") && !places.contains(label)
-            }, "\(Server.places(letter, user: "gmail")): \(mount.text("gmail/.log"))")
+            }, orExplain: { "\(await Server.places(letter, user: "gmail")): \(mount.text("gmail/.log"))" })
         }
     }
 
@@ -187,22 +186,21 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let (source, target) = (Server.unique("Mv-from"), Server.unique("Mv-to"))
             let letter = Letter("Moved")
-            try Server.createMailbox("alice", source, target)
-            try Server.append([letter], user: "alice", mailbox: source)
+            try await Server.createMailbox("alice", source, target)
+            try await Server.append([letter], user: "alice", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(source)": [letter]])
-            #expect(try mount.waitForDirectory("alice/\(target)"))
-            let inode = try mount.inode("alice/\(source)/\(letter.fileName)")
+            try await mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try await mount.waitForDirectory("alice/\(target)"))
+            let inode = try await mount.inode("alice/\(source)/\(letter.fileName)")
 
-            let mv = try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/' && ls -A 'alice/\(source)'"
+            let mv = try await mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/' && ls -A 'alice/\(source)'"
                                   + " && echo --- && ls -A 'alice/\(target)'")
             #expect(mv.status == 0, "\(mv.output)")
             #expect(mv.lines == ["---", letter.fileName], "\(mv.output)")
-            #expect(try mount.inode("alice/\(target)/\(letter.fileName)") == inode)
-            #expect(try Server.waitUntil(letter, user: "alice", isIn: [target]),
-                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
-            #expect(try mount.waitForApplied("alice"))
-            #expect(try mount.listing("alice/\(target)") == [letter.fileName])
+            #expect(try await mount.inode("alice/\(target)/\(letter.fileName)") == inode)
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: [target]), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
+            #expect(try await mount.waitForApplied("alice"))
+            #expect(try await mount.listing("alice/\(target)") == [letter.fileName])
         }
     }
 
@@ -211,25 +209,24 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let (source, target) = (Server.unique("NoMove-from"), Server.unique("NoMove-to"))
             let (letter, others) = (Letter("Moved by copy"), Letter("Deleted by another client"))
-            try Server.createMailbox("alice", source, target)
-            try Server.append([letter], user: "alice", mailbox: source)
-            try Server.append([others], user: "alice", mailbox: source, flags: "\\Deleted")
+            try await Server.createMailbox("alice", source, target)
+            try await Server.append([letter], user: "alice", mailbox: source)
+            try await Server.append([others], user: "alice", mailbox: source, flags: "\\Deleted")
             let mount = try MountedMailfs.configured([WriteBackAccount(imapPort: try Server.noMovePort)])
-            try mount.startAndWait(for: ["alice/\(source)": [letter]])
-            #expect(try mount.waitForDirectory("alice/\(target)"))
+            try await mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try await mount.waitForDirectory("alice/\(target)"))
 
-            let mv = try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
+            let mv = try await mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
             #expect(mv.status == 0, "\(mv.output)")
-            #expect(try Server.waitUntil(letter, user: "alice", isIn: [target]),
-                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
-            let survivor = try Server.message(others, user: "alice", mailbox: source)
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: [target]), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
+            let survivor = try await Server.message(others, user: "alice", mailbox: source)
             #expect(survivor?.flags.contains("\\Deleted") == true, "the other client's message: \(String(describing: survivor))")
             // Dovecot writes a session's rawlog out when the session ends.
-            mount.stop()
+            await mount.stop()
             let quotedTarget = "\"\(target.uppercased())\""
             let isCopy: ([String]) -> Bool = { $0.count == 4 && $0[0] == "UID" && $0[1] == "COPY" && $0[3] == quotedTarget }
             var session: [[String]] = []
-            #expect(try Poll.until(seconds: 10) {
+            #expect(try await Poll.until(seconds: 10) {
                 session = try Server.noMoveSessions("alice").first { $0.contains(where: isCopy) } ?? []
                 return !session.isEmpty
             }, "a session copied into \(target)")
@@ -251,18 +248,17 @@ struct WriteBackMountTests {
     func archiveGeneric() async throws {
         try await SharedServers.shared {
             let letter = Letter("Archived")
-            let (mount, folder) = try MountedMailfs.aliceFolder("Archiving", holding: [letter])
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Archiving", holding: [letter])
 
-            let mv = try mount.sh("mv 'alice/\(folder)/\(letter.fileName)' alice/archive/ && ls -A 'alice/\(folder)'")
+            let mv = try await mount.sh("mv 'alice/\(folder)/\(letter.fileName)' alice/archive/ && ls -A 'alice/\(folder)'")
             #expect(mv.status == 0 && !mv.lines.contains(letter.fileName), "\(mv.output)")
-            #expect(try Server.waitUntil(letter, user: "alice", isIn: ["Archive"]),
-                    "\(Server.places(letter, user: "alice")): \(mount.text("alice/.log"))")
-            #expect(try mount.waitForFiles([letter.fileName], in: "alice/archive", seconds: 10), "listed in archive/")
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: ["Archive"]), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
+            #expect(try await mount.waitForFiles([letter.fileName], in: "alice/archive", seconds: 10), "listed in archive/")
 
-            let back = try mount.sh("mv 'alice/archive/\(letter.fileName)' 'alice/\(folder)/'")
+            let back = try await mount.sh("mv 'alice/archive/\(letter.fileName)' 'alice/\(folder)/'")
             #expect(back.status == 0, "\(back.output)")
-            #expect(try Server.waitUntil(letter, user: "alice", isIn: [folder]), "\(Server.places(letter, user: "alice"))")
-            #expect(try mount.listing("alice/\(folder)") == [letter.fileName])
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: [folder]), orExplain: { "\(await Server.places(letter, user: "alice"))" })
+            #expect(try await mount.listing("alice/\(folder)") == [letter.fileName])
         }
     }
 
@@ -271,32 +267,29 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let label = Server.unique("Gmail-label")
             let (archived, labelled) = (Letter("Gmail archived"), Letter("Gmail unlabelled"))
-            try Server.createMailbox("gmail", label)
-            try Server.append([archived, labelled], user: "gmail", mailbox: "INBOX")
-            try Server.append([archived, labelled], user: "gmail", mailbox: "[Gmail]/All Mail")
-            try Server.append([labelled], user: "gmail", mailbox: label)
+            try await Server.createMailbox("gmail", label)
+            try await Server.append([archived, labelled], user: "gmail", mailbox: "INBOX")
+            try await Server.append([archived, labelled], user: "gmail", mailbox: "[Gmail]/All Mail")
+            try await Server.append([labelled], user: "gmail", mailbox: label)
             let mount = try MountedMailfs.configured([WriteBackAccount(user: "gmail")])
-            try mount.startAndWait(for: ["gmail/inbox": [archived, labelled], "gmail/\(label)": [labelled]], account: "gmail")
+            try await mount.startAndWait(for: ["gmail/inbox": [archived, labelled], "gmail/\(label)": [labelled]], account: "gmail")
 
-            let mv = try mount.sh("mv 'gmail/inbox/\(archived.fileName)' gmail/archive/ && ls -A gmail/inbox")
+            let mv = try await mount.sh("mv 'gmail/inbox/\(archived.fileName)' gmail/archive/ && ls -A gmail/inbox")
             #expect(mv.status == 0 && !mv.lines.contains(archived.fileName), "\(mv.output)")
-            #expect(try mount.waitForFiles([archived.fileName], in: "gmail/archive", seconds: 10))
-            #expect(try Server.waitUntil(archived, user: "gmail", isIn: ["[Gmail]/All Mail"]),
-                    "\(Server.places(archived, user: "gmail")): \(mount.text("gmail/.log"))")
+            #expect(try await mount.waitForFiles([archived.fileName], in: "gmail/archive", seconds: 10))
+            try await expect(Server.waitUntil(archived, user: "gmail", isIn: ["[Gmail]/All Mail"]), orExplain: { "\(await Server.places(archived, user: "gmail")): \(mount.text("gmail/.log"))" })
 
-            let back = try mount.sh("mv 'gmail/archive/\(archived.fileName)' 'gmail/\(label)/'")
+            let back = try await mount.sh("mv 'gmail/archive/\(archived.fileName)' 'gmail/\(label)/'")
             #expect(back.status == 0, "\(back.output)")
-            #expect(try Server.waitUntil(archived, user: "gmail", isIn: ["[Gmail]/All Mail", label]),
-                    "copied from All Mail: \(Server.places(archived, user: "gmail"))")
-            #expect(try mount.listing("gmail/\(label)").contains(archived.fileName))
-            #expect(try !mount.listing("gmail/archive").contains(archived.fileName))
+            try await expect(Server.waitUntil(archived, user: "gmail", isIn: ["[Gmail]/All Mail", label]), orExplain: { "copied from All Mail: \(await Server.places(archived, user: "gmail"))" })
+            #expect(try await mount.listing("gmail/\(label)").contains(archived.fileName))
+            #expect(try await !mount.listing("gmail/archive").contains(archived.fileName))
 
-            let unlabel = try mount.sh("mv 'gmail/\(label)/\(labelled.fileName)' gmail/archive/")
+            let unlabel = try await mount.sh("mv 'gmail/\(label)/\(labelled.fileName)' gmail/archive/")
             #expect(unlabel.status == 0, "\(unlabel.output)")
-            #expect(try Server.waitUntil(labelled, user: "gmail", isIn: ["INBOX", "[Gmail]/All Mail"]),
-                    "only the label goes: \(Server.places(labelled, user: "gmail"))")
-            #expect(try !mount.listing("gmail/\(label)").contains(labelled.fileName))
-            #expect(try mount.listing("gmail/inbox").contains(labelled.fileName))
+            try await expect(Server.waitUntil(labelled, user: "gmail", isIn: ["INBOX", "[Gmail]/All Mail"]), orExplain: { "only the label goes: \(await Server.places(labelled, user: "gmail"))" })
+            #expect(try await !mount.listing("gmail/\(label)").contains(labelled.fileName))
+            #expect(try await mount.listing("gmail/inbox").contains(labelled.fileName))
         }
     }
 
@@ -305,20 +298,20 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let folder = Server.unique("Virtual")
             let (letter, neighbour, inboxLetter) = (Letter("Not movable"), Letter("Other thread"), Letter("Unified inbox"))
-            try Server.createMailbox("alice", folder)
-            try Server.append([letter, neighbour], user: "alice", mailbox: folder)
-            try Server.append([inboxLetter], user: "alice", mailbox: "INBOX")
+            try await Server.createMailbox("alice", folder)
+            try await Server.append([letter, neighbour], user: "alice", mailbox: folder)
+            try await Server.append([inboxLetter], user: "alice", mailbox: "INBOX")
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.startAndWait(for: ["alice/\(folder)": [letter, neighbour], "alice/inbox": [inboxLetter]])
+            try await mount.startAndWait(for: ["alice/\(folder)": [letter, neighbour], "alice/inbox": [inboxLetter]])
             var (thread, otherThread) = ("", "")
-            #expect(try Poll.until(seconds: 10) {
-                thread = try mount.sh("ls alice/threads | grep -F '\(letter.subject)'").lines.first ?? ""
-                otherThread = try mount.sh("ls alice/threads | grep -F '\(neighbour.subject)'").lines.first ?? ""
+            #expect(try await Poll.until(seconds: 10) {
+                thread = try await mount.sh("ls alice/threads | grep -F '\(letter.subject)'").lines.first ?? ""
+                otherThread = try await mount.sh("ls alice/threads | grep -F '\(neighbour.subject)'").lines.first ?? ""
                 return !thread.isEmpty && !otherThread.isEmpty
             })
             var unified = ""
-            #expect(try Poll.until(seconds: 10) {
-                unified = try mount.sh("ls inbox | grep -F '\(inboxLetter.subject)'").lines.first ?? ""
+            #expect(try await Poll.until(seconds: 10) {
+                unified = try await mount.sh("ls inbox | grep -F '\(inboxLetter.subject)'").lines.first ?? ""
                 return !unified.isEmpty
             })
             let file = "alice/\(folder)/\(letter.fileName)"
@@ -330,15 +323,15 @@ struct WriteBackMountTests {
                 "mv '\(file)' alice/attachments/",
             ]
             for command in attempts {
-                let result = try mount.sh(command)
+                let result = try await mount.sh(command)
                 #expect(result.status != 0 && result.output.contains("Operation not permitted"), "\(command): \(result.output)")
             }
-            #expect(Set(try mount.listing("alice/\(folder)")) == [letter.fileName, neighbour.fileName])
-            #expect(try mount.listing("alice/threads/\(otherThread)") == [neighbour.fileName])
-            #expect(try mount.listing("inbox").contains(unified))
+            #expect(Set(try await mount.listing("alice/\(folder)")) == [letter.fileName, neighbour.fileName])
+            #expect(try await mount.listing("alice/threads/\(otherThread)") == [neighbour.fileName])
+            #expect(try await mount.listing("inbox").contains(unified))
             #expect(mount.pendingChanges("alice") == 0)
-            #expect(try Server.locate(letter, user: "alice") == [folder])
-            #expect(try Server.locate(inboxLetter, user: "alice") == ["INBOX"])
+            #expect(try await Server.locate(letter, user: "alice") == [folder])
+            #expect(try await Server.locate(inboxLetter, user: "alice") == ["INBOX"])
         }
     }
 
@@ -348,25 +341,25 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let mailbox = kind == "custom" ? Server.unique("Cp") : kind
             let directory = "alice/" + (kind == "custom" ? mailbox : "drafts")
-            if kind == "custom" { try Server.createMailbox("alice", mailbox) }
+            if kind == "custom" { try await Server.createMailbox("alice", mailbox) }
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.start()
-            #expect(try mount.waitForIdle("alice"))
-            #expect(try mount.waitForDirectory(directory))
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"))
+            #expect(try await mount.waitForDirectory(directory))
             let letter = Letter("Copied in")
             let note = try mount.draft("note.eml", letter.raw)
 
-            let cp = try mount.sh("cp '\(note)' '\(directory)/'")
+            let cp = try await mount.sh("cp '\(note)' '\(directory)/'")
             #expect(cp.status == 0, "\(cp.output)")
-            #expect(try mount.waitForFiles([letter.fileName], in: directory, seconds: 15), "\((try? mount.listing(directory)) ?? [])")
-            #expect(try !mount.listing(directory).contains("note.eml"))
-            #expect(try Poll.until(seconds: 15) { try Server.message(letter, user: "alice", mailbox: mailbox) != nil },
+            try await expect(mount.waitForFiles([letter.fileName], in: directory, seconds: 15), orExplain: { "\((try? await mount.listing(directory)) ?? [])" })
+            #expect(try await !mount.listing(directory).contains("note.eml"))
+            #expect(try await Poll.until(seconds: 15) { try await Server.message(letter, user: "alice", mailbox: mailbox) != nil },
                     "\(mount.text("alice/.log"))")
-            let flags = try Server.message(letter, user: "alice", mailbox: mailbox)?.flags ?? []
+            let flags = try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags ?? []
             #expect(flags.contains("\\Seen"), "\(flags)")
             #expect(flags.contains("\\Draft") == (kind == "Drafts"), "\(flags)")
-            #expect(try Server.locate(letter, user: "alice") == [mailbox], "appended once")
-            #expect(try mount.sh("cat '\(directory)/\(letter.fileName)'").output.contains("write-back test"))
+            #expect(try await Server.locate(letter, user: "alice") == [mailbox], "appended once")
+            #expect(try await mount.sh("cat '\(directory)/\(letter.fileName)'").output.contains("write-back test"))
         }
     }
 
@@ -378,20 +371,20 @@ struct WriteBackMountTests {
     func cpRefusesNonMessages(name: String) async throws {
         try await SharedServers.shared {
             let folder = Server.unique("Cp-refused")
-            try Server.createMailbox("alice", folder)
+            try await Server.createMailbox("alice", folder)
             let mount = try MountedMailfs.configured([WriteBackAccount()])
-            try mount.start()
-            #expect(try mount.waitForIdle("alice"))
-            #expect(try mount.waitForDirectory("alice/\(folder)"))
-            let file = try mount.invalidDraft(name)
-            let cp = try mount.sh("cp '\(file)' 'alice/\(folder)/'")
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"))
+            #expect(try await mount.waitForDirectory("alice/\(folder)"))
+            let file = try await mount.invalidDraft(name)
+            let cp = try await mount.sh("cp '\(file)' 'alice/\(folder)/'")
             if name != "empty.eml" {
                 #expect(cp.status != 0 && cp.output.contains("Invalid argument"), "\(cp.output)")
             }
-            #expect(try mount.listing("alice/\(folder)").isEmpty)
-            #expect(try Poll.until(seconds: 5) { mount.text("alice/.log").contains(name) }, "\(mount.text("alice/.log"))")
+            #expect(try await mount.listing("alice/\(folder)").isEmpty)
+            #expect(try await Poll.until(seconds: 5) { mount.text("alice/.log").contains(name) }, "\(mount.text("alice/.log"))")
             #expect(mount.pendingChanges("alice") == 0)
-            #expect(try Server.count("alice", folder) == 0)
+            #expect(try await Server.count("alice", folder) == 0)
         }
     }
 
@@ -399,8 +392,8 @@ struct WriteBackMountTests {
     func statusKeys() async throws {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob")])
-            try mount.start()
-            #expect(try mount.waitForIdle("bob"))
+            try await mount.start()
+            #expect(try await mount.waitForIdle("bob"))
             let lines = mount.text("bob/.status").split(separator: "\n").map(String.init)
             let index = try #require(lines.firstIndex { $0.hasPrefix("outbox_error: ") }, "\(lines)")
             #expect(lines.dropFirst(index + 1).prefix(2) == ["pending_changes: 0", "change_error: none"], "\(lines)")
@@ -412,24 +405,24 @@ struct WriteBackMountTests {
         try await SharedServers.shared {
             let (source, target) = (Server.unique("Refused-from"), Server.unique("Refused-to"))
             let letter = Letter("Refused move")
-            try Server.createMailbox("alice", source, target)
-            try Server.append([letter], user: "alice", mailbox: source)
+            try await Server.createMailbox("alice", source, target)
+            try await Server.append([letter], user: "alice", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount(retryDelaySeconds: 1)])
-            try mount.startAndWait(for: ["alice/\(source)": [letter]])
-            #expect(try mount.waitForDirectory("alice/\(target)"))
-            #expect(try Server.seed(["delete-mailbox", "--user", "alice", target]).status == 0)
+            try await mount.startAndWait(for: ["alice/\(source)": [letter]])
+            #expect(try await mount.waitForDirectory("alice/\(target)"))
+            #expect(try await Server.seed(["delete-mailbox", "--user", "alice", target]).status == 0)
 
             let moved = Date()
-            let mv = try mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
+            let mv = try await mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
             #expect(mv.status == 0, "accepted locally: \(mv.output)")
-            #expect(try Poll.until(seconds: 60) { try mount.listing("alice/\(source)") == [letter.fileName] },
+            #expect(try await Poll.until(seconds: 60) { try await mount.listing("alice/\(source)") == [letter.fileName] },
                     "back in its folder: \(mount.text("alice/.log"))")
             #expect(Date().timeIntervalSince(moved) >= 12, "retried after 1, 3 and 9 s first")
             let error = mount.status("change_error", of: "alice") ?? ""
             #expect(error != "none" && (error.contains(target) || error.contains(letter.subject)), "change_error: \(error)")
             #expect(mount.text("alice/.log").contains(target), "\(mount.text("alice/.log"))")
             #expect(mount.pendingChanges("alice") == 0)
-            #expect(try Server.locate(letter, user: "alice") == [source])
+            #expect(try await Server.locate(letter, user: "alice") == [source])
         }
     }
 }

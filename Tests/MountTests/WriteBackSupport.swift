@@ -70,21 +70,21 @@ enum WriteBack {
         "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    static func seed(_ arguments: [String]) throws -> Shell.Result {
-        try SyncedMountTests.seed(arguments)
+    static func seed(_ arguments: [String]) async throws -> Shell.Result {
+        try await SyncedMountTests.seed(arguments)
     }
 
     static var noMovePort: Int {
         get throws { try OutboxServers.port("IMAPS_NOMOVE_PORT") }
     }
 
-    static func createMailbox(_ user: String, _ names: String...) throws {
-        let result = try seed(["create-mailbox", "--user", user] + names)
+    static func createMailbox(_ user: String, _ names: String...) async throws {
+        let result = try await seed(["create-mailbox", "--user", user] + names)
         #expect(result.status == 0, "create-mailbox \(names): \(result.output)")
     }
 
     /// Appends the letters to `mailbox` in one IMAP session (seed.py append DIR).
-    static func append(_ letters: [Letter], user: String, mailbox: String, flags: String? = nil) throws {
+    static func append(_ letters: [Letter], user: String, mailbox: String, flags: String? = nil) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wb-seed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -92,14 +92,14 @@ enum WriteBack {
             try letter.raw.write(to: dir.appendingPathComponent(String(format: "%06d.eml", index)),
                                  atomically: false, encoding: .utf8)
         }
-        let result = try seed(["append", "--user", user, "--mailbox", mailbox] + (flags.map { ["--flags", $0] } ?? [])
+        let result = try await seed(["append", "--user", user, "--mailbox", mailbox] + (flags.map { ["--flags", $0] } ?? [])
                               + [dir.path])
         #expect(result.status == 0, "append to \(mailbox): \(result.output)")
     }
 
     /// The messages of a mailbox; nil when the mailbox does not exist (or the server is down).
-    static func list(_ user: String, _ mailbox: String) throws -> [ServerMessage]? {
-        let result = try seed(["list", "--user", user, "--mailbox", mailbox])
+    static func list(_ user: String, _ mailbox: String) async throws -> [ServerMessage]? {
+        let result = try await seed(["list", "--user", user, "--mailbox", mailbox])
         guard result.status == 0 else { return nil }
         return result.lines.compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -110,56 +110,63 @@ enum WriteBack {
     }
 
     /// The message of a mailbox with that Message-ID (the first, if the mailbox has several).
-    static func message(_ letter: Letter, user: String, mailbox: String) throws -> ServerMessage? {
-        try list(user, mailbox)?.first { $0.messageID == letter.messageID }
+    static func message(_ letter: Letter, user: String, mailbox: String) async throws -> ServerMessage? {
+        try await list(user, mailbox)?.first { $0.messageID == letter.messageID }
     }
 
     /// Every mailbox of the account that holds the letter, once per copy, sorted.
-    static func locate(_ letter: Letter, user: String) throws -> [String] {
-        let result = try seed(["locate", "--user", user, "--message-id", letter.messageID])
+    static func locate(_ letter: Letter, user: String) async throws -> [String] {
+        let result = try await seed(["locate", "--user", user, "--message-id", letter.messageID])
         #expect(result.status == 0, "locate: \(result.output)")
         return result.lines.compactMap { $0.split(separator: "\t").first.map(String.init) }.sorted()
     }
 
     /// Where the letter is, for failure messages (never throws).
-    static func places(_ letter: Letter, user: String) -> String {
-        (try? locate(letter, user: user)).map { "\($0)" } ?? "(locate failed)"
+    static func places(_ letter: Letter, user: String) async -> String {
+        (try? await locate(letter, user: user)).map { "\($0)" } ?? "(locate failed)"
     }
 
     /// How many messages the mailbox has, for failure messages (never throws).
-    static func describeCount(_ user: String, _ mailbox: String) -> String {
-        (try? count(user, mailbox)).flatMap { $0 }.map(String.init) ?? "(no count)"
+    static func describeCount(_ user: String, _ mailbox: String) async -> String {
+        (try? await count(user, mailbox)).flatMap { $0 }.map(String.init) ?? "(no count)"
     }
 
     /// How many messages the mailbox has; nil when it does not exist.
-    static func count(_ user: String, _ mailbox: String) throws -> Int? {
-        let result = try seed(["count", "--user", user, "--mailbox", mailbox])
+    static func count(_ user: String, _ mailbox: String) async throws -> Int? {
+        let result = try await seed(["count", "--user", user, "--mailbox", mailbox])
         return result.status == 0 ? Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
     }
 
-    static func exists(_ user: String, _ mailbox: String) throws -> Bool {
-        try count(user, mailbox) != nil
+    static func exists(_ user: String, _ mailbox: String) async throws -> Bool {
+        try await count(user, mailbox) != nil
+    }
+
+    /// Whether each mailbox exists, in order.
+    static func existing(_ user: String, _ mailboxes: [String]) async throws -> [Bool] {
+        var answers: [Bool] = []
+        for mailbox in mailboxes { answers.append(try await exists(user, mailbox)) }
+        return answers
     }
 
     /// How many copies of each letter each of `mailboxes` holds: [Message-ID: [mailbox]].
-    static func census(_ user: String, _ mailboxes: [String]) throws -> [String: [String]] {
+    static func census(_ user: String, _ mailboxes: [String]) async throws -> [String: [String]] {
         var places: [String: [String]] = [:]
         for mailbox in mailboxes {
-            for message in try list(user, mailbox) ?? [] { places[message.messageID, default: []].append(mailbox) }
+            for message in try await list(user, mailbox) ?? [] { places[message.messageID, default: []].append(mailbox) }
         }
         return places
     }
 
     /// Waits until the letter is exactly in `mailboxes` (sorted, one entry per copy).
-    static func waitUntil(_ letter: Letter, user: String, isIn mailboxes: [String], seconds: Double = 30) throws -> Bool {
-        try Poll.until(seconds: seconds) { try locate(letter, user: user) == mailboxes.sorted() }
+    static func waitUntil(_ letter: Letter, user: String, isIn mailboxes: [String], seconds: Double = 30) async throws -> Bool {
+        try await Poll.until(seconds: seconds) { try await locate(letter, user: user) == mailboxes.sorted() }
     }
 
     /// `ctl.sh STATE stop|start|kill dovecot` (the main instance); its exit status.
     @discardableResult
-    static func dovecot(_ action: String) throws -> Int32 {
-        try ChildProcess("/bin/bash", [try SyncedMountTests.env("CTL"), try SyncedMountTests.env("STATE_DIR"),
-                                       action, "dovecot"], captureOutput: false).wait()
+    static func dovecot(_ action: String) async throws -> Int32 {
+        try await ChildProcess("/bin/bash", [try SyncedMountTests.env("CTL"), try SyncedMountTests.env("STATE_DIR"),
+                                             action, "dovecot"], captureOutput: false).terminated()
     }
 
     /// The commands clients sent to the no-MOVE Dovecot as `user` (rawlog-nomove/*.in), one
@@ -183,39 +190,38 @@ extension MountedMailfs {
     /// A mount (not started) of `accounts`.
     /// A fresh folder of alice's (named after `label`) holding `letters`, and a started
     /// mount of alice's account that lists them.
-    static func aliceFolder(_ label: String, holding letters: [Letter]) throws -> (MountedMailfs, String) {
+    static func aliceFolder(_ label: String, holding letters: [Letter]) async throws -> (MountedMailfs, String) {
         let folder = WriteBack.unique(label)
-        try WriteBack.createMailbox("alice", folder)
-        try WriteBack.append(letters, user: "alice", mailbox: folder)
+        try await WriteBack.createMailbox("alice", folder)
+        try await WriteBack.append(letters, user: "alice", mailbox: folder)
         let mount = try configured([WriteBackAccount()])
-        try mount.startAndWait(for: ["alice/\(folder)": letters])
+        try await mount.startAndWait(for: ["alice/\(folder)": letters])
         return (mount, folder)
     }
 
     /// `ls -A DIR` (nothing when the directory is missing).
-    func listing(_ relative: String) throws -> [String] {
-        let result = try sh("ls -A '\(relative)' 2>/dev/null")
+    func listing(_ relative: String) async throws -> [String] {
+        let result = try await sh("ls -A '\(relative)' 2>/dev/null")
         return result.status == 0 ? result.lines : []
     }
 
     /// Waits until every name is listed in the directory.
-    func waitForFiles(_ names: [String], in relative: String, seconds: Double = 60) throws -> Bool {
-        try Poll.until(seconds: seconds) { Set(try listing(relative)).isSuperset(of: names) }
+    func waitForFiles(_ names: [String], in relative: String, seconds: Double = 60) async throws -> Bool {
+        try await Poll.until(seconds: seconds) { Set(try await listing(relative)).isSuperset(of: names) }
     }
 
     /// Waits until the directory exists (a folder the first sync brings).
-    func waitForDirectory(_ relative: String, seconds: Double = 30) throws -> Bool {
-        try Poll.until(seconds: seconds) { try sh("test -d '\(relative)'").status == 0 }
+    func waitForDirectory(_ relative: String, seconds: Double = 30) async throws -> Bool {
+        try await Poll.until(seconds: seconds) { try await sh("test -d '\(relative)'").status == 0 }
     }
 
     /// Starts the mount and waits until the account's first sync is done and every letter is
     /// listed where it is expected: [directory: letters].
-    func startAndWait(for expected: [String: [Letter]], account: String = "alice") throws {
-        try start()
-        #expect(try waitForIdle(account), "\(text("\(account)/.status"))")
+    func startAndWait(for expected: [String: [Letter]], account: String = "alice") async throws {
+        try await start()
+        #expect(try await waitForIdle(account), "\(text("\(account)/.status"))")
         for (directory, letters) in expected {
-            #expect(try waitForFiles(letters.map(\.fileName), in: directory),
-                    "\(directory) lists \((try? listing(directory))?.count ?? -1) of \(letters.count): \(text("\(account)/.log"))")
+            try await expect(waitForFiles(letters.map(\.fileName), in: directory), orExplain: { "\(directory) lists \((try? await listing(directory))?.count ?? -1) of \(letters.count): \(text("\(account)/.log"))" })
         }
     }
 
@@ -233,12 +239,12 @@ extension MountedMailfs {
     }
 
     /// Waits until the account has no change left to apply on the server.
-    func waitForApplied(_ account: String, seconds: Double = 30) throws -> Bool {
-        try Poll.until(seconds: seconds) { pendingChanges(account) == 0 }
+    func waitForApplied(_ account: String, seconds: Double = 30) async throws -> Bool {
+        try await Poll.until(seconds: seconds) { pendingChanges(account) == 0 }
     }
 
     /// The inode number of a file of the mount.
-    func inode(_ relative: String) throws -> String {
-        try sh("stat -c %i '\(relative)'").output
+    func inode(_ relative: String) async throws -> String {
+        try await sh("stat -c %i '\(relative)'").output
     }
 }

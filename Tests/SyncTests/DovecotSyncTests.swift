@@ -15,9 +15,9 @@ struct DovecotSyncTests {
     }
 
     /// A fresh folder of alice's with `count` messages; returns its name and the Message-IDs.
-    func seededFolder(_ label: String, count: Int, big: Int = 0) throws -> (String, [String]) {
+    func seededFolder(_ label: String, count: Int, big: Int = 0) async throws -> (String, [String]) {
         let folder = "\(label)-\(UUID().uuidString.prefix(8))"
-        try TestServers.seed(["create-mailbox", "--user", "alice", folder])
+        try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
         var ids: [String] = []
         let dir = work.appendingPathComponent(folder)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -27,14 +27,14 @@ struct DovecotSyncTests {
             _ = try TestServers.messageFile(id: id, subject: "\(label) \(n)", body: body, in: dir)
             ids.append(id)
         }
-        try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path])
+        try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path])
         return (folder, ids)
     }
 
     @Test("a full sync stores every message of the window, small ones whole and large ones in part")
     func fullSync() async throws {
         try await SharedServers.shared {
-            let (folder, ids) = try seededFolder("Full", count: 30, big: 2)
+            let (folder, ids) = try await seededFolder("Full", count: 30, big: 2)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             #expect(harness.state("work").phase == .idle, "\(harness.state("work")) \(harness.log("work"))")
@@ -55,17 +55,17 @@ struct DovecotSyncTests {
     @Test("an incremental sync sees APPEND, flag changes, EXPUNGE and MOVE by another client")
     func incremental() async throws {
         try await SharedServers.shared {
-            let (folder, ids) = try seededFolder("Incr", count: 5)
-            let (target, _) = try seededFolder("IncrTarget", count: 0)
+            let (folder, ids) = try await seededFolder("Incr", count: 5)
+            let (target, _) = try await seededFolder("IncrTarget", count: 0)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             #expect(try harness.messages("work", folder).count == 5)
 
             let extra = try TestServers.messageFile(id: "\(folder)-new@test", subject: "Incr new", in: work)
-            try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, extra.path])
-            try TestServers.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>", "--add", "\\Flagged \\Seen"])
-            try TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[1])>"])
-            try TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[2])>", "--to", target])
+            try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, extra.path])
+            try await TestServers.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>", "--add", "\\Flagged \\Seen"])
+            try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[1])>"])
+            try await TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[2])>", "--to", target])
             let movedBefore = try harness.store.messages(inFolder: harness.folder("work", folder).id ?? -1)
                 .first { $0.fileName.contains("Incr 2") }?.id
 
@@ -90,12 +90,12 @@ struct DovecotSyncTests {
         // Resetting UIDVALIDITY disconnects every session that has the mailbox selected:
         // other tests' syncs of the same account must not run meanwhile.
         try await SharedServers.exclusive {
-            let (folder, ids) = try seededFolder("Reset", count: 6)
+            let (folder, ids) = try await seededFolder("Reset", count: 6)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let before = try harness.messages("work", folder)
             let validity = try harness.folder("work", folder).uidValidity
-            try TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
+            try await TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
             await harness.sync("work")
             let after = try harness.messages("work", folder)
             #expect(try harness.folder("work", folder).uidValidity != validity)

@@ -67,12 +67,12 @@ struct FailureSyncTests {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
             let folder = "Kill-\(UUID().uuidString.prefix(8))"
-            try TestServers.seed(["create-mailbox", "--user", "carol", folder])
+            try await TestServers.seed(["create-mailbox", "--user", "carol", folder])
             for n in 0..<600 {
                 _ = try TestServers.messageFile(id: "\(folder)-\(n)@test", subject: "Kill \(n)",
                                                 body: String(repeating: "payload \(n) ", count: 10_000), in: work)
             }
-            try TestServers.seed(["append", "--user", "carol", "--mailbox", folder, work.path])
+            try await TestServers.seed(["append", "--user", "carol", "--mailbox", folder, work.path])
             let harness = try SyncHarness(try TestServers.accountTOML(name: "carol", user: "carol"))
             let sync = Task { await harness.sync("carol") }
             // Wait for the first checkpoint, then take the server away.
@@ -83,12 +83,12 @@ struct FailureSyncTests {
                    record.lastSyncedUID > 0 { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try TestServers.control("kill", "dovecot")
+            try await TestServers.control("kill", "dovecot")
             await sync.value
             #expect(harness.state("carol").phase == .error)
             let partial = try harness.messages("carol", folder).count
             #expect(partial < 600)
-            try TestServers.control("start", "dovecot")
+            try await TestServers.control("start", "dovecot")
             await harness.sync("carol")
             #expect(harness.state("carol").lastError == nil, "\(harness.log("carol"))")
             let messages = try harness.messages("carol", folder)

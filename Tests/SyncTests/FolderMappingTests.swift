@@ -54,16 +54,16 @@ struct SyncBlocksTests {
     }
 
     @Test("a credential command's first line is the secret; failures say why without output")
-    func secretCommand() throws {
-        #expect(try SecretCommand.run("printf 'hunter2\\nsecond line\\n'") == "hunter2")
-        #expect(throws: SecretCommand.Failure.self) { try SecretCommand.run("echo oops; exit 3") }
+    func secretCommand() async throws {
+        #expect(try await SecretCommand.run("printf 'hunter2\\nsecond line\\n'") == "hunter2")
+        await #expect(throws: SecretCommand.Failure.self) { try await SecretCommand.run("echo oops; exit 3") }
         do {
-            _ = try SecretCommand.run("echo leaked-secret; exit 1")
+            _ = try await SecretCommand.run("echo leaked-secret; exit 1")
         } catch {
             #expect(!error.description.contains("leaked-secret"))
         }
-        #expect(throws: SecretCommand.Failure.self) { try SecretCommand.run("true") }
-        #expect(throws: SecretCommand.Failure.self) { try SecretCommand.run("sleep 5", timeout: 0.3) }
+        await #expect(throws: SecretCommand.Failure.self) { try await SecretCommand.run("true") }
+        await #expect(throws: SecretCommand.Failure.self) { try await SecretCommand.run("sleep 5", timeout: 0.3) }
     }
 
     @Test("a trigger wakes a waiting loop; without one the wait ends at the interval")

@@ -18,13 +18,13 @@ struct LazyContentTests {
     /// harness and the folder.
     func syncedFolder(_ label: String, _ messages: [[UInt8]], extra: String = "") async throws -> (SyncHarness, String) {
         let folder = "\(label)-\(UUID().uuidString.prefix(8))"
-        try TestServers.seed(["create-mailbox", "--user", "alice", folder])
+        try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
         let dir = work.appendingPathComponent(folder)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (index, message) in messages.enumerated() {
             try Data(message).write(to: dir.appendingPathComponent(String(format: "%03d.eml", index)))
         }
-        try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path])
+        try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path])
         let harness = try SyncHarness(try TestServers.accountTOML(
             name: "work", user: "alice", extra: "raw_store_max_kb = 0\n" + extra))
         await harness.sync("work")
@@ -164,7 +164,7 @@ struct LazyContentTests {
             let raw = AttachmentMessages.mixed(id: id, subject: "Gone", attachments: [])
             let (harness, folder) = try await syncedFolder("Gone", [raw])
             let message = try #require(try harness.messages("work", folder).first)
-            try TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(id)>"])
+            try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(id)>"])
             await #expect(throws: ContentUnavailable.gone) { try await harness.coordinator.content(.message(message.id)) }
             #expect(try harness.messages("work", folder).isEmpty)
             #expect(harness.log("work").contains("no longer on the server"))
@@ -181,11 +181,11 @@ struct LazyContentTests {
             let ids = try harness.messages("work", folder).map(\.id)
             #expect(ids.count == 2)
             let cached = try await content(harness, .message(ids[0]))
-            try TestServers.control("stop", "dovecot")
+            try await TestServers.control("stop", "dovecot")
             let started = ContinuousClock.now
             await #expect(throws: ContentUnavailable.self) { try await harness.coordinator.content(.message(ids[1])) }
             let waited = ContinuousClock.now - started
-            try TestServers.control("start", "dovecot")
+            try await TestServers.control("start", "dovecot")
             // Refused connections: attempts after 0, 1, 3 and 7 s, never the 30 s connect timeout.
             #expect(waited < .seconds(15), "\(waited)")
             #expect(harness.log("work").contains("download of message \(ids[1]) failed"))

@@ -14,11 +14,11 @@ struct RetentionSyncTests {
             defer { try? FileManager.default.removeItem(at: work) }
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let folder = "Retention-\(UUID().uuidString.prefix(8))"
-            try TestServers.seed(["create-mailbox", "--user", "alice", folder])
+            try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
             let old = Self.imapDate(daysAgo: 60)
             for (n, date) in [old, old, Self.imapDate(daysAgo: 1)].enumerated() {
                 let file = try TestServers.messageFile(id: "\(folder)-\(n)@test", subject: "Retention \(n)", in: work)
-                try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, "--date", date, file.path])
+                try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, "--date", date, file.path])
             }
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice", extra: "sync_window_days = 90"))
             await harness.sync("work")
@@ -39,7 +39,7 @@ struct RetentionSyncTests {
             #expect(kept.contains { $0.id == pendingOne.id })
             #expect(activity.snapshot.purgedOutsideWindow == 1)
             #expect(activity.log.rendered().contains("nothing deleted on the server"))
-            #expect(try TestServers.seed(["count", "--user", "alice", "--mailbox", folder]).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+            #expect(try await TestServers.seed(["count", "--user", "alice", "--mailbox", folder]).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
             // The next sync does not fetch it again.
             _ = await coordinator.syncOnce(account: "work")
             #expect(try harness.messages("work", folder).count == 2)

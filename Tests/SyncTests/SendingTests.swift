@@ -40,13 +40,13 @@ struct SendingTests {
     }
 
     /// Waits (LMTP delivery takes up to a second) until `user`'s mailbox holds `subject`.
-    static func delivered(_ subject: String, to user: String, mailbox: String = "INBOX", seconds: Double = 10) throws -> Int {
+    static func delivered(_ subject: String, to user: String, mailbox: String = "INBOX", seconds: Double = 10) async throws -> Int {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
-            let count = try TestServers.seed(["list", "--user", user, "--mailbox", mailbox])
+            let count = try await TestServers.seed(["list", "--user", user, "--mailbox", mailbox])
                 .split(separator: "\n").filter { $0.hasSuffix("\t\(subject)") }.count
             if count > 0 { return count }
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .milliseconds(200))
         } while Date() < deadline
         return 0
     }
@@ -59,8 +59,8 @@ struct SendingTests {
             let subject = "Generic \(UUID().uuidString.prefix(8))"
             let item = try await Self.send(harness, "work", to: "Bob <bob@example.test>", subject: subject)
             #expect(item == nil, "delivered and filed: \(harness.log("work"))")
-            #expect(try Self.delivered(subject, to: "bob") == 1)
-            let sent = try TestServers.seed(["list", "--user", "alice", "--mailbox", "Sent"])
+            #expect(try await Self.delivered(subject, to: "bob") == 1)
+            let sent = try await TestServers.seed(["list", "--user", "alice", "--mailbox", "Sent"])
                 .split(separator: "\n").filter { $0.hasSuffix("\t\(subject)") }
             #expect(sent.count == 1 && sent.first?.contains("\\Seen") == true, "\(sent)")
             #expect(try harness.store.acceptedItems(accountId: harness.accountId("work")).isEmpty)
@@ -74,8 +74,8 @@ struct SendingTests {
             await harness.sync("gmail")
             let subject = "Gmail \(UUID().uuidString.prefix(8))"
             _ = try await Self.send(harness, "gmail", to: "bob@example.test", subject: subject)
-            #expect(try Self.delivered(subject, to: "bob") == 1)
-            let sent = try TestServers.seed(["list", "--user", "gmail", "--mailbox", "[Gmail]/Sent Mail"])
+            #expect(try await Self.delivered(subject, to: "bob") == 1)
+            let sent = try await TestServers.seed(["list", "--user", "gmail", "--mailbox", "[Gmail]/Sent Mail"])
             #expect(!sent.contains(subject))
             #expect(try harness.store.outboxItems(accountId: harness.accountId("gmail")).isEmpty)
             #expect(try harness.store.acceptedItems(accountId: harness.accountId("gmail")).isEmpty)
@@ -89,7 +89,7 @@ struct SendingTests {
             await harness.sync("work")
             let subject = "Partial \(UUID().uuidString.prefix(8))"
             _ = try await Self.send(harness, "work", to: "bob@example.test, nobody@example.test", subject: subject)
-            #expect(try Self.delivered(subject, to: "bob") == 1)
+            #expect(try await Self.delivered(subject, to: "bob") == 1)
             #expect(harness.log("work").contains("not delivered to nobody@example.test"), "\(harness.log("work"))")
         }
     }
@@ -147,7 +147,7 @@ struct SendingTests {
             #expect(try harness.store.transition(send: first.id, .retry) != .ignore)
             let sender = try #require(harness.coordinator.accounts["oauth"]?.sender)
             _ = await sender.sendDue(accountId: first.accountId)
-            #expect(try Self.delivered(subject, to: "bob") == 1, "\(harness.log("oauth"))")
+            #expect(try await Self.delivered(subject, to: "bob") == 1, "\(harness.log("oauth"))")
         }
     }
 

@@ -27,8 +27,8 @@ enum TestServers {
 
     /// Runs `.ci/servers/seed.py` (a second IMAP client) and returns its output.
     @discardableResult
-    static func seed(_ arguments: [String]) throws -> String {
-        let result = try ChildProcess.run("/usr/bin/python3", [try env("SEED")] + arguments)
+    static func seed(_ arguments: [String]) async throws -> String {
+        let result = try await ChildProcess.run("/usr/bin/python3", [try env("SEED")] + arguments)
         guard result.status == 0 else { throw SeedFailed(output: result.output, arguments: arguments) }
         return result.output
     }
@@ -40,11 +40,11 @@ enum TestServers {
     }
 
     /// `ctl.sh STATE stop|start dovecot`: stop or restart a server mid-test.
-    static func control(_ action: String, _ server: String) throws {
+    static func control(_ action: String, _ server: String) async throws {
         let script = URL(fileURLWithPath: try env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
         // Not captured: a daemon started by ctl.sh would hold the pipe open forever.
-        let status = try ChildProcess("/bin/bash", [script, try env("STATE_DIR"), action, server],
-                                      captureOutput: false).wait()
+        let status = try await ChildProcess("/bin/bash", [script, try env("STATE_DIR"), action, server],
+                                            captureOutput: false).terminated()
         #expect(status == 0, "ctl.sh \(action) \(server) failed")
     }
 

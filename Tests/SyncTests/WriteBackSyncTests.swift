@@ -16,22 +16,22 @@ struct WriteBackSyncTests {
     }
 
     /// A fresh folder of alice's with `count` messages; returns its name and Message-IDs.
-    func seededFolder(_ label: String, count: Int) throws -> (String, [String]) {
+    func seededFolder(_ label: String, count: Int) async throws -> (String, [String]) {
         let folder = "\(label)-\(UUID().uuidString.prefix(8))"
-        try TestServers.seed(["create-mailbox", "--user", "alice", folder])
+        try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
         let dir = work.appendingPathComponent(folder)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let ids = (0..<count).map { "\(folder)-\($0)@test" }
         for (n, id) in ids.enumerated() {
             _ = try TestServers.messageFile(id: id, subject: "\(label) \(n)", in: dir)
         }
-        if count > 0 { try TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path]) }
+        if count > 0 { try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path]) }
         return (folder, ids)
     }
 
     /// The Message-IDs (without brackets) the server holds in a mailbox.
-    func serverIds(_ mailbox: String) throws -> [String] {
-        try TestServers.seed(["list", "--user", "alice", "--mailbox", mailbox]).split(separator: "\n").compactMap { line in
+    func serverIds(_ mailbox: String) async throws -> [String] {
+        try await TestServers.seed(["list", "--user", "alice", "--mailbox", mailbox]).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count > 2 else { return nil }
             return String(fields[2].dropFirst().dropLast())
@@ -55,8 +55,8 @@ struct WriteBackSyncTests {
         // Resetting UIDVALIDITY disconnects every session that has the mailbox selected:
         // other tests' syncs of the same account must not run meanwhile.
         try await SharedServers.exclusive {
-            let (folder, ids) = try seededFolder("WBValidity", count: 3)
-            let (target, _) = try seededFolder("WBValidityTarget", count: 0)
+            let (folder, ids) = try await seededFolder("WBValidity", count: 3)
+            let (target, _) = try await seededFolder("WBValidityTarget", count: 0)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let chosen = try email(harness, folder, messageId: ids[1])
@@ -64,17 +64,17 @@ struct WriteBackSyncTests {
                                            toFolder: try harness.folder("work", target).id ?? -1),
                                      emailId: chosen, context: try context(harness))
             // New UIDVALIDITY and new, higher UIDs: the recorded UID now names nothing (or another message).
-            _ = try TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
+            _ = try await TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
             #expect(await harness.coordinator.applyJournal(account: "work"))
-            #expect(try serverIds(target) == [ids[1]], "\(harness.log("work"))")
-            #expect(Set(try serverIds(folder)) == [ids[0], ids[2]])
+            #expect(try await serverIds(target) == [ids[1]], "\(harness.log("work"))")
+            #expect(Set(try await serverIds(folder)) == [ids[0], ids[2]])
         }
     }
 
     @Test("a move replayed after a crash that had already moved it finishes without moving anything twice")
     func replayAfterCrash() async throws {
         try await SharedServers.shared {
-            let (folder, ids) = try seededFolder("WBReplay", count: 2)
+            let (folder, ids) = try await seededFolder("WBReplay", count: 2)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let chosen = try email(harness, folder, messageId: ids[0])
@@ -84,12 +84,12 @@ struct WriteBackSyncTests {
             // The previous process claimed the row and moved the message, then died.
             let row = try #require(try harness.store.dueChanges(accountId: accountId).batch.first?.id)
             try harness.store.transition([.init(id: row, event: .claim)], machine: ChangeStateMachine())
-            _ = try TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>",
+            _ = try await TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>",
                                       "--to", "Trash"])
             #expect(try harness.store.recoverInterrupted(accountId: accountId, machine: ChangeStateMachine()) == 1)
             #expect(await harness.coordinator.applyJournal(account: "work"))
-            #expect(try serverIds(folder) == [ids[1]])
-            #expect(try serverIds("Trash").filter { $0 == ids[0] }.count == 1)
+            #expect(try await serverIds(folder) == [ids[1]])
+            #expect(try await serverIds("Trash").filter { $0 == ids[0] }.count == 1)
             #expect(try harness.store.journalCounts(accountId: accountId).pending == 0)
             #expect(try harness.messages("work", "trash").contains { $0.id == chosen })
         }
@@ -98,7 +98,7 @@ struct WriteBackSyncTests {
     @Test("a move into a folder the server does not have is retried, then reverted with the reason")
     func refusedMoveReverts() async throws {
         try await SharedServers.shared {
-            let (folder, ids) = try seededFolder("WBRefused", count: 1)
+            let (folder, ids) = try await seededFolder("WBRefused", count: 1)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let accountId = try harness.accountId("work")
@@ -113,7 +113,7 @@ struct WriteBackSyncTests {
                 #expect(await harness.coordinator.applyJournal(account: "work"))
             }
             #expect(try harness.messages("work", folder).map(\.id) == [chosen])
-            #expect(try serverIds(folder) == [ids[0]])
+            #expect(try await serverIds(folder) == [ids[0]])
             #expect(harness.state("work").changeError?.contains("reverted") == true, "\(harness.log("work"))")
         }
     }
@@ -121,7 +121,7 @@ struct WriteBackSyncTests {
     @Test("flags and an APPEND reach the server; the APPEND is not repeated on replay")
     func flagsAndAppend() async throws {
         try await SharedServers.shared {
-            let (folder, ids) = try seededFolder("WBFlags", count: 1)
+            let (folder, ids) = try await seededFolder("WBFlags", count: 1)
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let context = try context(harness)
@@ -131,12 +131,12 @@ struct WriteBackSyncTests {
             let folderId = try harness.folder("work", folder).id ?? -1
             _ = try harness.store.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
-            let listing = try TestServers.seed(["list", "--user", "alice", "--mailbox", folder])
+            let listing = try await TestServers.seed(["list", "--user", "alice", "--mailbox", folder])
             #expect(listing.contains("\\Flagged") && listing.contains("note-\(folder)@test"), "\(listing)")
             // A replay of the same APPEND (as after a crash) finds it instead of adding it again.
             _ = try harness.store.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
-            #expect(try serverIds(folder).filter { $0 == "note-\(folder)@test" }.count == 1)
+            #expect(try await serverIds(folder).filter { $0 == "note-\(folder)@test" }.count == 1)
         }
     }
 }

@@ -101,12 +101,32 @@ public final class ChildProcess: @unchecked Sendable {
 
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
-    /// Runs to completion and returns the status and output.
+    /// Runs to completion and returns the status and output. The waiting happens on a
+    /// thread of its own: Swift's cooperative pool has one thread per core, and the code
+    /// under test (sync, sending) runs on it in this same process, so a test that held a
+    /// pool thread for a slow child would stall every other test's async work.
     public static func run(_ executable: String, _ arguments: [String],
-                           environment: [String: String]? = nil) throws -> Result {
-        let child = try ChildProcess(executable, arguments, environment: environment)
-        let output = child.readAll()
-        return Result(status: child.wait(), output: output)
+                           environment: [String: String]? = nil) async throws -> Result {
+        try await offPool {
+            let child = try ChildProcess(executable, arguments, environment: environment)
+            let output = child.readAll()
+            return Result(status: child.wait(), output: output)
+        }
+    }
+
+    /// Waits for the child to end, off the cooperative pool (see `run`).
+    @discardableResult
+    public func terminated() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.wait()) }.start()
+        }
+    }
+
+    /// Runs blocking `work` on a new thread and resumes with its result.
+    public static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try work() }) }.start()
+        }
     }
 
     public struct SpawnError: Error, CustomStringConvertible {

@@ -12,8 +12,8 @@ struct AccountConnector: Sendable {
     var timing: SyncTiming
     let logger: Logger
     /// Runs a credential command; replaceable so tests can count invocations.
-    var secret: @Sendable (String) throws(SecretCommand.Failure) -> String = { command throws(SecretCommand.Failure) in
-        try SecretCommand.run(command)
+    var secret: @Sendable (String) async throws(SecretCommand.Failure) -> String = { command throws(SecretCommand.Failure) in
+        try await SecretCommand.run(command)
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -83,7 +83,7 @@ struct AccountConnector: Sendable {
     }
 
     private func authenticate(_ connection: IMAPConnection) async throws(Failure) {
-        let secret = try fetchSecret()
+        let secret = try await fetchSecret()
         guard account.auth == .xoauth2 else {
             return try await login(connection) { () async throws(IMAPError) in
                 if connection.supports("AUTH=PLAIN") {
@@ -100,16 +100,16 @@ struct AccountConnector: Sendable {
         } catch .authentication {
             // An expired token: the token command is asked once more (FR-SYNC-04
             // TokenRefresh); a second refusal is final.
-            let fresh = try fetchSecret()
+            let fresh = try await fetchSecret()
             try await login(connection) { () async throws(IMAPError) in
                 try await connection.authenticateXOAUTH2(user: account.username, token: fresh)
             }
         }
     }
 
-    private func fetchSecret() throws(Failure) -> String {
+    private func fetchSecret() async throws(Failure) -> String {
         do {
-            return try secret(account.credential.command)
+            return try await secret(account.credential.command)
         } catch {
             throw .credential(error.description)
         }
