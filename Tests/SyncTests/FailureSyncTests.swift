@@ -51,7 +51,7 @@ struct FailureSyncTests {
             // Independence: the working account synced, untouched by the others' failures. (Other
             // tests change bob's mailboxes meanwhile, so a folder may fail for its own reasons.)
             let right = harness.state("right")
-            #expect(right.phase == .idle, "\(right)")
+            #expect(right.phase == .idle, "\(right)\n\(harness.log("right"))")
             #expect(!(right.lastError ?? "").contains("authentication") && !(right.lastError ?? "").contains("connect"),
                     "\(right.lastError ?? "")")
             #expect(harness.state("down").phase == .error)
