@@ -35,7 +35,6 @@ let package = Package(
             dependencies: [
                 "MailCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // What the IMAP and SMTP clients share: TLS settings (1.2+, verified certificates).
@@ -82,14 +81,14 @@ let package = Package(
         .target(
             name: "FUSE",
             dependencies: [
-                "CFuse3", "MailCore", "Store", "Config",
+                "CFuse3", "MailCore", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "MailCore", "Store", "Config", "FUSE", "Sync",
+                "Store", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

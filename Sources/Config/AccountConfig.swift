@@ -41,13 +41,4 @@ public struct AccountConfig: Sendable, Equatable {
 
     /// Whether outbox/ can deliver for this account.
     public var canSend: Bool { smtp != nil }
-
-    /// The addresses a message written to outbox/ may use as From.
-    public var allowedFromAddresses: [String] { [address] + aliases }
-
-    /// Whether `from` is the account's address or an alias, ignoring case as mail servers do.
-    public func allowsFrom(_ from: String) -> Bool {
-        let wanted = from.lowercased()
-        return allowedFromAddresses.contains { $0.lowercased() == wanted }
-    }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import MailCore
 
 /// Dates as IMAP commands spell them, always computed in a fixed time zone with the
 /// Gregorian calendar and English month names, whatever the user's locale.
 public enum IMAPDate {
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let months = CivilCalendar.monthAbbreviations
 
     /// `date` of SEARCH (`SINCE 1-Nov-2026`): the day in `timeZone`. Servers compare in
     /// their own zone, so callers widen a window by a day (docs/IMAP-QUIRKS.md §3.6).

@@ -1,12 +1,12 @@
 import Foundation
+import MailCore
 
 /// The IMAP date-time of INTERNALDATE: `"17-Jul-1996 02:44:25 -0700"`.
 ///
 /// Parsed by hand (no DateFormatter: it is slow and locale-bound). Liberal: the day
 /// may lack its padding space (qq.com sends `7-Jul-…`), the zone may be missing (UTC).
 enum InternalDateParser {
-    private static let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN",
-                                 "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+    private static let months = CivilCalendar.monthAbbreviations.map { $0.uppercased() }
 
     /// date-time = DQUOTE date-day-fixed "-" date-month "-" date-year SP time SP zone DQUOTE
     static func parse(_ text: some Collection<UInt8>) -> Date? {
@@ -22,19 +22,9 @@ enum InternalDateParser {
         scanner.skipSpaces()
         let offset = scanner.zoneOffsetSeconds() ?? 0
         guard (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        let days = CivilCalendar.daysSince1970(year: year, month: month + 1, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -74,8 +74,7 @@ enum DateToken: Equatable {
 
 /// Month and zone names of RFC 5322 and the ones mailers commonly add.
 enum DateNames {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun",
-                                 "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let months = CivilCalendar.monthAbbreviations.map { $0.lowercased() }
 
     /// 1-12 for a three-letter abbreviation or a full name (any case), else nil.
     static func month(_ word: String) -> Int? {

@@ -6,7 +6,7 @@ import Foundation
 ///     Tue, 1 Jul 2003 10:52:37 +0000
 enum RFC5322Date {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let months = CivilCalendar.monthAbbreviations
 
     static func string(from date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)

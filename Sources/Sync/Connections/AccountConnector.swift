@@ -11,10 +11,6 @@ struct AccountConnector: Sendable {
     let account: AccountConfig
     var timing: SyncTiming
     let logger: Logger
-    /// Runs a credential command; replaceable so tests can count invocations.
-    var secret: @Sendable (String) async throws(SecretCommand.Failure) -> String = { command throws(SecretCommand.Failure) in
-        try await SecretCommand.run(command)
-    }
 
     enum Failure: Error, CustomStringConvertible {
         case credential(String)
@@ -109,7 +105,7 @@ struct AccountConnector: Sendable {
 
     private func fetchSecret() async throws(Failure) -> String {
         do {
-            return try await secret(account.credential.command)
+            return try await SecretCommand.run(account.credential.command)
         } catch {
             throw .credential(error.description)
         }

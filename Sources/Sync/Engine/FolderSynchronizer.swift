@@ -120,11 +120,6 @@ struct FolderSynchronizer {
     /// `SEARCH SINCE` compares dates only, in the server's time zone: the caller widens
     /// the window by a day (docs/IMAP-QUIRKS.md §3.6).
     static func searchDate(daysBack: Int, now: Date = Date()) -> String {
-        let date = now.addingTimeInterval(-Double(daysBack) * 86_400)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.day, .month, .year], from: date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(parts.day ?? 1)-\(months[(parts.month ?? 1) - 1])-\(parts.year ?? 1970)"
+        IMAPDate.search(now.addingTimeInterval(-Double(daysBack) * 86_400))
     }
 }

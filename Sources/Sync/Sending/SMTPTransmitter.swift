@@ -21,9 +21,6 @@ struct SMTPTransmitter: Sendable {
     let endpoint: ServerEndpoint
     let timing: SyncTiming
     let logger: Logger
-    var secret: @Sendable (String) async throws(SecretCommand.Failure) -> String = { command throws(SecretCommand.Failure) in
-        try await SecretCommand.run(command)
-    }
 
     /// `onDelivered` runs on the event loop the instant the server accepts the message.
     func send(data: [UInt8], envelopeFrom: String, recipients: [String],
@@ -48,7 +45,7 @@ struct SMTPTransmitter: Sendable {
                          onDelivered: @escaping @Sendable () -> Void) async throws(TransmitError) -> Outcome {
         let secret: String
         do {
-            secret = try await self.secret(account.credential.command)
+            secret = try await SecretCommand.run(account.credential.command)
         } catch {
             throw .credential(error.description)
         }
