@@ -93,8 +93,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Spawning and reaping child processes in tests (posix_spawn + waitpid).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What tests share: child processes (posix_spawn + waitpid), scripted protocol peers,
+        // log capture, the shared test servers.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
@@ -102,7 +111,7 @@ let package = Package(
         .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
         .testTarget(
             name: "IMAPTests",
-            dependencies: ["IMAP", "Transport", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: ["IMAP", "Transport", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         .testTarget(
             name: "SMTPTests",

@@ -7,10 +7,7 @@ import Testing
 @Suite("Mounted IMAP account", .serialized)
 struct SyncedMountTests {
     static func env(_ name: String) throws -> String {
-        guard let value = ProcessInfo.processInfo.environment["MAILFS_TEST_\(name)"] else {
-            throw MountedMailfs.MountError(message: "MAILFS_TEST_\(name) is not set: run ./test, which starts Dovecot")
-        }
-        return value
+        try TestServerEnvironment.value(name)
     }
 
     static func seed(_ arguments: [String]) async throws -> Shell.Result {

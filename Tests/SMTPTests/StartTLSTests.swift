@@ -1,4 +1,5 @@
 import NIOCore
+import TestSupport
 import Testing
 import Transport
 

@@ -5,22 +5,11 @@ import Sync
 import TestSupport
 import Testing
 
-/// The real Dovecot (and Postfix) that `./test` starts (.ci/servers/start.sh) and
-/// describes with MAILFS_TEST_* variables. Without them these tests fail: they are never
-/// skipped and counted as passed.
+/// The real Dovecot (and Postfix) that `./test` starts (.ci/servers/start.sh), described
+/// by MAILFS_TEST_* variables (see `TestServerEnvironment`).
 enum TestServers {
     static func env(_ name: String) throws -> String {
-        guard let value = ProcessInfo.processInfo.environment["MAILFS_TEST_\(name)"] else {
-            throw Missing(name: name)
-        }
-        return value
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var name: String
-        var description: String {
-            "MAILFS_TEST_\(name) is not set: run ./test, which starts Dovecot and Postfix for these tests"
-        }
+        try TestServerEnvironment.value(name)
     }
 
     static func password(_ user: String) throws -> String { try env("\(user.uppercased())_PASSWORD") }

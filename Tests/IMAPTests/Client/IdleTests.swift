@@ -230,7 +230,7 @@ struct IdleTests {
             C: \(tag) UID SEARCH ALL
             S: * SEARCH 3 7
             S: \(tag) OK done
-            """, sourceLocation: sourceLocation)
+            """)
         #expect(try await found == [3, 7], sourceLocation: sourceLocation)
     }
 }

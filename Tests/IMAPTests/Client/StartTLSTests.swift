@@ -1,3 +1,4 @@
+import TestSupport
 import Transport
 import NIOCore
 import NIOSSL

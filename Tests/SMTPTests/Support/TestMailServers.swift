@@ -1,28 +1,18 @@
 import Foundation
 import SMTP
+import TestSupport
 import Transport
 
 /// The real Postfix (and Dovecot behind it) that `./test` starts with
-/// `.ci/servers/with-servers.sh`, described by MAILFS_TEST_* variables. Without them the
-/// tests that need the servers fail: they are never skipped and counted as passed.
+/// `.ci/servers/with-servers.sh` (see `TestServerEnvironment`).
 enum TestMailServers {
     static func env(_ name: String) throws -> String {
-        guard let value = ProcessInfo.processInfo.environment["MAILFS_TEST_\(name)"], !value.isEmpty else {
-            throw Missing(name: name)
-        }
-        return value
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var name: String
-        var description: String {
-            "MAILFS_TEST_\(name) is not set: run these tests under .ci/servers/with-servers.sh (./test does)"
-        }
+        try TestServerEnvironment.value(name)
     }
 
     /// An endpoint on the test Postfix; `port` names the variable (`SMTPS_PORT`, …).
     static func endpoint(_ port: String, _ security: SMTPSecurity) throws -> SMTPEndpoint {
-        guard let number = Int(try env(port)) else { throw Missing(name: port) }
+        guard let number = Int(try env(port)) else { throw TestServerEnvironment.Missing(name: port) }
         return SMTPEndpoint(host: try env("HOST"), port: number, security: security,
                             tls: TLSOptions(extraCAFile: try env("CA_FILE")))
     }

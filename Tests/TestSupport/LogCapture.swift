@@ -3,13 +3,15 @@ import Synchronization
 
 /// Keeps every log line (message and metadata) at trace level, so a test can check that
 /// no secret reaches a log.
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     private let lines = Mutex<[String]>([])
 
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    public init() {}
 
-    var logger: Logger {
-        var logger = Logger(label: "smtp-test") { _ in Handler(capture: self) }
+    public var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    public var logger: Logger {
+        var logger = Logger(label: "capture") { _ in Handler(capture: self) }
         logger.logLevel = .trace
         return logger
     }
