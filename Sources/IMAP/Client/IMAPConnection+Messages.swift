@@ -86,19 +86,13 @@ extension IMAPConnection {
         return CopiedUIDs(result)
     }
 
-    /// UID MOVE (RFC 6851) when offered; else UID COPY, STORE `\Deleted` and UID EXPUNGE
-    /// of exactly those UIDs (UIDPLUS), never a plain EXPUNGE that would also remove other
-    /// clients' deleted messages.
+    /// UID MOVE (RFC 6851). Without it a move is COPY, `\Deleted` and an expunge of just
+    /// those messages: the write-back applier does that itself, as it must be resumable
+    /// after a crash between the steps.
     @discardableResult
     public func uidMove(_ set: UIDSet, to mailbox: String) async throws(IMAPError) -> CopiedUIDs? {
         guard !set.isEmpty else { return nil }
-        guard supports("MOVE") else {
-            guard supports("UIDPLUS") else { throw .capabilityMissing("MOVE or UIDPLUS") }
-            let copied = try await uidCopy(set, to: mailbox)
-            try await uidStore(set, flags: ["\\Deleted"], .add)
-            try await uidExpunge(set)
-            return copied
-        }
+        guard supports("MOVE") else { throw .capabilityMissing("MOVE") }
         let result = try await execute("UID MOVE", claims: CopiedUIDs.claims) { command in
             command.raw("UID MOVE \(set)")
             command.string(mailbox)

@@ -130,28 +130,12 @@ struct MessageCommandTests {
             uidValidity: 432, source: UIDSet([10...11]), destination: UIDSet([7...8])))
     }
 
-    @Test("without MOVE, a move is COPY, STORE \\Deleted and UID EXPUNGE of those UIDs")
-    func moveFallback() async throws {
-        let (server, imap) = try await ScriptedServer.connected(
-            greeting: "* OK [CAPABILITY IMAP4rev1 UIDPLUS] ready")
-        async let moved = imap.uidMove(UIDSet(uids: [10]), to: "Trash")
-        try await server.play(#"""
-            C: A0001 UID COPY 10 "Trash"
-            S: A0001 OK [COPYUID 9 10 3] Copy completed
-            C: A0002 UID STORE 10 +FLAGS.SILENT (\Deleted)
-            S: A0002 OK Store completed
-            C: A0003 UID EXPUNGE 10
-            S: * 1 EXPUNGE
-            S: A0003 OK Expunge completed
-            """#)
-        #expect(try await moved == CopiedUIDs(uidValidity: 9, source: UIDSet(uids: [10]), destination: UIDSet(uids: [3])))
-    }
-
-    @Test("without MOVE or UIDPLUS a move is refused rather than a blind EXPUNGE")
+    @Test("without MOVE, UID MOVE is refused before anything is sent")
     func moveRefused() async throws {
-        let (_, imap) = try await ScriptedServer.connected()
+        let (server, imap) = try await ScriptedServer.connected(greeting: "* OK [CAPABILITY IMAP4rev1 UIDPLUS] ready")
         let result = await outcome { try await imap.uidMove(UIDSet(uids: [1]), to: "Trash") }
-        #expect(result.imapError == .capabilityMissing("MOVE or UIDPLUS"))
+        #expect(result.imapError == .capabilityMissing("MOVE"))
+        #expect(try await server.unreadBytes().isEmpty)
     }
 
     @Test("APPEND waits for '+' before the message and returns APPENDUID")
