@@ -33,7 +33,7 @@ extension MailTree {
         let folder = try storeCall { try store.folder(id: folderId) }
         switch AppendedMessage.check(data, uniqueToken: UUID().uuidString.lowercased()) {
         case .failure(let reason):
-            activityLog(accountId, "\(name) refused: \(reason)", level: "error")
+            activityLog(accountId, "\(name) refused: \(reason)", level: .error)
             throw FSError(EINVAL)
         case .success(let message):
             let flags = MessageFlags(seen: true, draft: folder?.type == .drafts)

@@ -56,7 +56,7 @@ extension MailTree {
             .filter { !$0.isEmpty }
         for command in commands {
             guard Self.controlCommands.contains(command) else {
-                activity.log.record("unknown .control command \"\(command.prefix(40))\"", level: "error")
+                activity.log.record("unknown .control command \"\(command.prefix(40))\"", level: .error)
                 throw FSError(EINVAL)
             }
             if command == "confirm-deletes" || command == "cancel-deletes" {
@@ -69,7 +69,7 @@ extension MailTree {
             } else if handler?(account.name, command) == true {
                 activity.log.record("\(command) requested")
             } else {
-                activity.log.record("\(command): not supported yet", level: "error")
+                activity.log.record("\(command): not supported yet", level: .error)
                 throw FSError(ENOTSUP)
             }
         }

@@ -84,7 +84,7 @@ extension MailTree {
         drafts.end(id)
         guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
         guard case .remove? = try? store.transition(send: id, .abandon) else { return }
-        if neverWritten { report(accountId, "\(item.fileName) refused: empty file", level: "error") }
+        if neverWritten { report(accountId, "\(item.fileName) refused: empty file", level: .error) }
         forgetName(item.fileName, accountId: accountId)
     }
 
@@ -108,7 +108,7 @@ extension MailTree {
                 forgetName(item.fileName, accountId: accountId)
             }
             listings.forget(Node.outbox(accountId).inode)
-            report(accountId, "\(item.fileName) refused: \(rejection.reason)", level: "error")
+            report(accountId, "\(item.fileName) refused: \(rejection.reason)", level: .error)
             if case .tooLarge = rejection { throw FSError(EFBIG) }
             throw FSError(EINVAL)
         case .success(let prepared):
@@ -130,10 +130,10 @@ extension MailTree {
 
     /// An `outbox: …` line in the account's `.log`; errors also become `.status`'s
     /// `outbox_error`.
-    func report(_ accountId: Int64, _ message: String, level: String = "info") {
+    func report(_ accountId: Int64, _ message: String, level: EventLog.Level = .info) {
         guard let activity = accounts.activity(accountId: accountId) else { return }
         activity.log.record("outbox: " + message, level: level)
-        if level == "error" { activity.update { $0.outboxError = message } }
+        if level == .error { activity.update { $0.outboxError = message } }
     }
 
     func outboxAttributes(_ item: OutboxItem) -> FileAttributes {

@@ -70,7 +70,7 @@ extension MailTree {
         if outcome == .held, let held = try? store.journalCounts(accountId: accountId).heldDeletes,
            held == 1 || held % 500 == 0 {
             activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
-                        + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: "warning")
+                        + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: .warning)
         }
         writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
     }
@@ -194,7 +194,7 @@ extension MailTree {
         }
     }
 
-    func activityLog(_ accountId: Int64, _ message: String, level: String = "info") {
+    func activityLog(_ accountId: Int64, _ message: String, level: EventLog.Level = .info) {
         accounts.activity(accountId: accountId)?.log.record(message, level: level)
     }
 }

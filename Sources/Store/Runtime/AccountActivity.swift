@@ -41,6 +41,11 @@ public enum SyncPhase: String, Sendable {
     case idle, connecting, authenticating, syncingFolders, syncingHeaders, syncingBodies, indexing, error
 }
 
+/// Whether the INBOX is watched with IDLE, as `.status` prints it.
+public enum IdleStatus: String, Sendable {
+    case active, reconnecting, disconnected, unavailable
+}
+
 /// The live, in-memory state of one account that `.status` shows and the sync engine
 /// updates. Thread-safe; readers take a snapshot.
 public final class AccountActivity: Sendable {
@@ -48,8 +53,7 @@ public final class AccountActivity: Sendable {
         public var online = false
         public var phase = SyncPhase.idle
         public var lastError: String?
-        /// active | reconnecting | disconnected | unavailable
-        public var idle = "unavailable"
+        public var idle = IdleStatus.unavailable
         public var progress = "none"
         public var connections = "0 active, 0 max, 0 idle, 0 waiting"
         /// The last file refused in outbox/ or message given up on; kept apart from

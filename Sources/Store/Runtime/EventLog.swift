@@ -4,9 +4,14 @@ import Synchronization
 /// The last `capacity` sync events of an account, in memory only (FR-SYNC-18: `.log`
 /// never touches disk). Callers must never log secrets; messages are single lines.
 public final class EventLog: Sendable {
+    /// How much an event matters, as `.log` prints it.
+    public enum Level: String, Sendable, Equatable {
+        case info, warning, error
+    }
+
     public struct Event: Sendable, Equatable {
         public var date: Date
-        public var level: String
+        public var level: Level
         public var message: String
     }
 
@@ -18,7 +23,7 @@ public final class EventLog: Sendable {
         events = Mutex([])
     }
 
-    public func record(_ message: String, level: String = "info", at date: Date = Date()) {
+    public func record(_ message: String, level: Level = .info, at date: Date = Date()) {
         let line = message.replacingOccurrences(of: "\n", with: " ")
         events.withLock { events in
             events.append(Event(date: date, level: level, message: line))
@@ -30,7 +35,7 @@ public final class EventLog: Sendable {
 
     /// `2026-11-21T23:20:00Z info sync finished` lines, oldest first.
     public func rendered() -> String {
-        snapshot.map { "\(ISO8601.format($0.date)) \($0.level) \($0.message)\n" }.joined()
+        snapshot.map { "\(ISO8601.format($0.date)) \($0.level.rawValue) \($0.message)\n" }.joined()
     }
 }
 

@@ -41,7 +41,7 @@ public enum StatusReport {
             ("phase", state.phase.rawValue),
             ("last_sync", facts.lastSync.map(ISO8601.format) ?? "never"),
             ("last_error", state.lastError ?? "none"),
-            ("idle", state.idle),
+            ("idle", state.idle.rawValue),
             ("progress", state.progress),
             ("connections", state.connections),
             ("outbox", "\(facts.outbox.queued) queued, \(facts.outbox.sending) sending, \(facts.outbox.failed) failed"),

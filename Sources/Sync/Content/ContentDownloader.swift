@@ -87,7 +87,7 @@ final class ContentDownloader: Sendable {
               ContinuousClock.now + timing.downloadRetryDelays[attempt] < deadline else {
             throw ContentUnavailable.failed("download failed after \(attempt + 1) attempts: \(reason)")
         }
-        activity.log.record("download attempt \(attempt + 1) failed: \(reason); retrying", level: "warning")
+        activity.log.record("download attempt \(attempt + 1) failed: \(reason); retrying", level: .warning)
     }
 
     /// Looks for the message in each folder that holds it; nil when none has it any more.
@@ -139,7 +139,7 @@ final class ContentDownloader: Sendable {
 
     private func report(_ key: ContentKey, _ failure: ContentUnavailable) -> ContentUnavailable {
         guard case .failed(let reason) = failure else { return failure }
-        activity.log.record("download of \(key) failed: \(reason)", level: "error")
+        activity.log.record("download of \(key) failed: \(reason)", level: .error)
         activity.update { $0.lastError = "download of \(key) failed: \(reason)" }
         return failure
     }

@@ -31,7 +31,7 @@ extension AccountSynchronizer {
                 activity.log.record("\(folder.path): no longer on the server; it leaves at the next sync")
             } catch let error as IMAPError where !error.endsConnection {
                 failures.append("\(folder.path): \(error)")
-                activity.log.record("\(folder.path): \(error); skipped until the next sync", level: "error")
+                activity.log.record("\(folder.path): \(error); skipped until the next sync", level: .error)
             }
         }
         activity.update { $0.progress = "\(folders.count)/\(folders.count) folders" }
@@ -57,7 +57,7 @@ extension AccountSynchronizer {
             }
             activity.update { $0.phase = .idle; $0.progress = "none" }
         } catch {
-            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error))", level: "error")
+            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error))", level: .error)
         }
     }
 

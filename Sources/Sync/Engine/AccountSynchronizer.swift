@@ -77,7 +77,7 @@ public actor AccountSynchronizer {
                 state.phase = .error
                 state.lastError = reason
             }
-            activity.log.record("sync failed: \(reason)", level: "error")
+            activity.log.record("sync failed: \(reason)", level: .error)
             activity.update { $0.connections = pool.statusLine }
             return Self.isPermanent(error) ? .failedPermanently : .failedTransiently
         }
@@ -134,7 +134,7 @@ public actor AccountSynchronizer {
             }
         }, retrying: { reason in
             activity.update { $0.lastError = reason }
-            activity.log.record("connection failed: \(reason)", level: "warning")
+            activity.log.record("connection failed: \(reason)", level: .warning)
         })
     }
 

@@ -49,7 +49,7 @@ extension FolderSynchronizer {
             for candidate in group {
                 guard let raw = byUID[candidate.uid]?.bodySections[BodySection("")] else {
                     outcome.failed += 1
-                    log.record("UID \(candidate.uid): server sent no content; retried next sync", level: "warning")
+                    log.record("UID \(candidate.uid): server sent no content; retried next sync", level: .warning)
                     continue
                 }
                 incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid,
@@ -63,7 +63,7 @@ extension FolderSynchronizer {
                                                 flags: candidate.flags, arrival: candidate.arrival))
             } catch let error as IMAPError where !error.endsConnection {
                 outcome.failed += 1
-                log.record("UID \(candidate.uid): \(error); retried next sync", level: "warning")
+                log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning)
             }
         }
         let summary = try store.ingest(incoming, accountId: accountId)

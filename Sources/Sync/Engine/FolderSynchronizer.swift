@@ -42,7 +42,7 @@ struct FolderSynchronizer {
         let reset = folder.uidValidity != nil && folder.uidValidity != uidValidity
         if reset {
             log.record("\(folder.path): UIDVALIDITY changed (\(folder.uidValidity ?? 0) -> \(uidValidity)); re-syncing by Message-ID",
-                       level: "warning")
+                       level: .warning)
             try store.beginUIDValidityReset(folderId: folderId, newUIDValidity: uidValidity)
             lastSyncedUID = 0
             checkpointModSeq = nil

@@ -44,7 +44,7 @@ final class OutboxSender: Sendable {
             let held = try store.holdUndoWindowSends(accountId: accountId, machine: machine)
             if held > 0 {
                 activity.log.record("outbox: \(held) message(s) in their undo delay when the mount stopped are held, "
-                                    + "not sent: touch to send, rm to discard", level: "warning")
+                                    + "not sent: touch to send, rm to discard", level: .warning)
             }
             let requeued = try store.recoverInterruptedSends(accountId: accountId, machine: machine)
             if requeued > 0 { activity.log.record("outbox: \(requeued) message(s) interrupted mid-send queued again") }
@@ -53,7 +53,7 @@ final class OutboxSender: Sendable {
                 await trigger.wait(upTo: nextDue.map { max($0.timeIntervalSinceNow, 0.05) }.map { .milliseconds(Int($0 * 1000)) } ?? .seconds(3600))
             }
         } catch {
-            activity.log.record("outbox: the send queue stopped: \(error)", level: "error")
+            activity.log.record("outbox: the send queue stopped: \(error)", level: .error)
         }
     }
 
@@ -81,7 +81,7 @@ final class OutboxSender: Sendable {
                 }
             }
         } catch {
-            activity.log.record("outbox: store error: \(error)", level: "error")
+            activity.log.record("outbox: store error: \(error)", level: .error)
             return Date().addingTimeInterval(machine.retryDelays.first ?? 30)
         }
         return nil
@@ -96,7 +96,7 @@ final class OutboxSender: Sendable {
                 try store.transition(send: item.id, .filed, machine: machine)
             }
         } catch {
-            activity.log.record("outbox: store error: \(error)", level: "error")
+            activity.log.record("outbox: store error: \(error)", level: .error)
         }
     }
 
@@ -130,13 +130,13 @@ final class OutboxSender: Sendable {
         switch decision {
         case .accept(let note, _):
             activity.log.record("outbox: \(item.fileName) accepted by the server" + (note.map { "; \($0)" } ?? ""),
-                                level: note == nil ? "info" : "warning")
+                                level: note == nil ? .info : .warning)
         case .update(state: .queued, let attempts, let retryAt, let reason?, _):
             activity.log.record("outbox: \(item.fileName) not sent: \(reason); retry \(attempts) in "
-                                + "\(Int(retryAt.timeIntervalSince(now).rounded())) s", level: "warning")
+                                + "\(Int(retryAt.timeIntervalSince(now).rounded())) s", level: .warning)
             return retryAt
         case .update(state: .failed, _, _, let reason?, _):
-            activity.log.record("outbox: \(item.fileName) failed: \(reason)", level: "error")
+            activity.log.record("outbox: \(item.fileName) failed: \(reason)", level: .error)
             activity.update { $0.outboxError = "\(item.fileName) failed: \(reason)" }
         default:
             break

@@ -27,7 +27,7 @@ struct SentCopyAppender: Sendable {
             guard let item = try store.outboxItem(id: itemId), item.state == .accepted,
                   let data = try store.outboxData(id: itemId) else { return false }
             guard let sent = try store.folders(accountId: item.accountId).first(where: { $0.type == .sent && $0.isSelectable }) else {
-                activity.log.record("outbox: no Sent folder known yet; the sent copy waits for a sync", level: "warning")
+                activity.log.record("outbox: no Sent folder known yet; the sent copy waits for a sync", level: .warning)
                 return false
             }
             try await pool.withConnection(open: { try await connector.openOnce(phase: { _ in }) }) { connection in
@@ -39,7 +39,7 @@ struct SentCopyAppender: Sendable {
             return true
         } catch {
             activity.log.record("outbox: saving the sent copy failed: \(AccountSynchronizer.describe(error)); will retry",
-                                level: "warning")
+                                level: .warning)
             return false
         }
     }

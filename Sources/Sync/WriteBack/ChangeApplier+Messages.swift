@@ -170,7 +170,7 @@ extension ChangeApplier {
                     try await connection.expunge()
                 } else {
                     activity.log.record("write-back: no UIDPLUS and other messages are marked \\Deleted: "
-                                        + "left marked for the other client's EXPUNGE", level: "warning")
+                                        + "left marked for the other client's EXPUNGE", level: .warning)
                 }
             }
         }

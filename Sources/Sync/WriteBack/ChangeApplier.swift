@@ -53,7 +53,7 @@ final class ChangeApplier: Sendable {
                 try? await Task.sleep(for: Self.gatheringDelay)
             }
         } catch {
-            activity.log.record("write-back: the journal stopped: \(error)", level: "error")
+            activity.log.record("write-back: the journal stopped: \(error)", level: .error)
         }
     }
 
@@ -92,7 +92,7 @@ final class ChangeApplier: Sendable {
                 return streak
             }
             activity.log.record("write-back: server unreachable (\(AccountSynchronizer.describe(error))); "
-                                + "\(batch.count) change(s) wait", level: failures == 1 ? "warning" : "info")
+                                + "\(batch.count) change(s) wait", level: failures == 1 ? .warning : .info)
             return batch.compactMap { $0.id.map { .init(id: $0, event: .unreachable(failures: failures)) } }
         }
     }
@@ -112,10 +112,10 @@ final class ChangeApplier: Sendable {
                 finished += 1
             case .revert(let reason):
                 let message = "\(row.kind.rawValue) reverted: \(reason)"
-                activity.log.record("write-back: " + message, level: "error")
+                activity.log.record("write-back: " + message, level: .error)
                 activity.update { $0.changeError = message }
             case .update(.pending, let attempts, _, _, let error?) where attempts > 0:
-                activity.log.record("write-back: \(row.kind.rawValue) refused (\(error)); retry \(attempts)", level: "warning")
+                activity.log.record("write-back: \(row.kind.rawValue) refused (\(error)); retry \(attempts)", level: .warning)
             default:
                 break
             }
