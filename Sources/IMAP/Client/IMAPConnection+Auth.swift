@@ -47,7 +47,7 @@ extension IMAPConnection {
     /// C:                                              (empty line)
     /// S: A0001 NO [AUTHENTICATIONFAILED] Invalid credentials
     private func authenticate(mechanism: String, response: String) async throws(IMAPError) {
-        let initialResponse = supports("SASL-IR")
+        let initialResponse = supports(.saslInitialResponse)
         let result = try await run(
             "AUTHENTICATE", claims: Self.isCapability,
             configure: { command in

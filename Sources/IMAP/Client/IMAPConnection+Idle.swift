@@ -18,7 +18,7 @@ extension IMAPConnection {
     /// timeout: the allowance is `maximum` plus 2 minutes (docs/IMAP-QUIRKS.md §3.10). A BYE or a
     /// dropped connection throws as for any command.
     public func idle(maximum: Duration) async throws(IMAPError) -> IdleOutcome {
-        guard supports("IDLE") else { throw .capabilityMissing("IDLE") }
+        guard supports(.idle) else { throw .capabilityMissing(.idle) }
         let result: CommandResult
         do {
             result = try await withTaskCancellationHandler {

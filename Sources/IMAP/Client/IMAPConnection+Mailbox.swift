@@ -3,7 +3,7 @@ extension IMAPConnection {
     /// `\Sent`, `\Trash`, `\All`… come with the names. Names stay raw (modified UTF-7);
     /// decode them with `ModifiedUTF7.decode` for display, send them back as they are.
     public func list(reference: String = "", pattern: String = "*") async throws(IMAPError) -> [MailboxListEntry] {
-        let specialUse = supports("SPECIAL-USE")
+        let specialUse = supports(.specialUse)
         let result = try await execute("LIST", claims: { if case .list = $0 { true } else { false } }) { command in
             command.raw("LIST")
             command.string(reference)
@@ -45,7 +45,7 @@ extension IMAPConnection {
     }
 
     private func open(_ mailbox: String, command name: String, readOnly: Bool) async throws(IMAPError) -> SelectedMailbox {
-        let condStore = supports("CONDSTORE")
+        let condStore = supports(.condStore)
         let result = try await execute(name, claims: SelectedMailbox.claims) { command in
             command.raw(name)
             command.string(mailbox)

@@ -28,7 +28,7 @@ extension IMAPConnection {
     ) async throws(IMAPError) -> [FetchAttributes] {
         guard !set.isEmpty else { return [] }
         for item in items { try CommandText.requireLine(item, what: "fetch item") }
-        if changedSince != nil, !supports("CONDSTORE") { throw .capabilityMissing("CONDSTORE") }
+        if changedSince != nil, !supports(.condStore) { throw .capabilityMissing(.condStore) }
         let hasUID = items.contains { $0.uppercased() == "UID" }
         let itemList = "(" + ((hasUID ? [] : ["UID"]) + items).joined(separator: " ") + ")"
         let result = try await execute("UID FETCH", claims: Self.fetches(in: set)) { command in
@@ -59,7 +59,7 @@ extension IMAPConnection {
         _ set: UIDSet, flags: [String], _ operation: StoreOperation, unchangedSince: UInt64
     ) async throws(IMAPError) -> ConditionalStore {
         guard !set.isEmpty else { return ConditionalStore(modified: UIDSet(), modSeqs: [:]) }
-        guard supports("CONDSTORE") else { throw .capabilityMissing("CONDSTORE") }
+        guard supports(.condStore) else { throw .capabilityMissing(.condStore) }
         try CommandText.requireFlags(flags)
         let result = try await execute("UID STORE", claims: Self.fetches(in: set)) {
             $0.raw("UID STORE \(set) (UNCHANGEDSINCE \(unchangedSince)) \(operation.rawValue) (\(flags.joined(separator: " ")))")
@@ -92,7 +92,7 @@ extension IMAPConnection {
     @discardableResult
     public func uidMove(_ set: UIDSet, to mailbox: String) async throws(IMAPError) -> CopiedUIDs? {
         guard !set.isEmpty else { return nil }
-        guard supports("MOVE") else { throw .capabilityMissing("MOVE") }
+        guard supports(.move) else { throw .capabilityMissing(.move) }
         let result = try await execute("UID MOVE", claims: CopiedUIDs.claims) { command in
             command.raw("UID MOVE \(set)")
             command.string(mailbox)
@@ -103,7 +103,7 @@ extension IMAPConnection {
     /// UID EXPUNGE (UIDPLUS): removes only these UIDs' `\Deleted` messages.
     public func uidExpunge(_ set: UIDSet) async throws(IMAPError) {
         guard !set.isEmpty else { return }
-        guard supports("UIDPLUS") else { throw .capabilityMissing("UIDPLUS") }
+        guard supports(.uidPlus) else { throw .capabilityMissing(.uidPlus) }
         _ = try await execute("UID EXPUNGE") { $0.raw("UID EXPUNGE \(set)") }
     }
 
@@ -116,7 +116,7 @@ extension IMAPConnection {
     /// `set` cut into sets short enough for one command line (docs/IMAP-QUIRKS.md §3.5):
     /// about 1000 octets per command, or 8192 with CONDSTORE.
     public func commandSizedChunks(of set: UIDSet) -> [UIDSet] {
-        set.chunked(maxOctets: supports("CONDSTORE") ? UIDSet.condStoreCommandBudget : UIDSet.plainCommandBudget)
+        set.chunked(maxOctets: supports(.condStore) ? UIDSet.condStoreCommandBudget : UIDSet.plainCommandBudget)
     }
 
     private static let isSearch: @Sendable (UntaggedResponse) -> Bool = {

@@ -52,9 +52,9 @@ public actor IMAPConnection {
         channel.close(promise: nil)
     }
 
-    /// Whether the server advertises `name` (compared upper-cased).
-    public nonisolated func supports(_ name: String) -> Bool {
-        capabilities.contains(name.uppercased())
+    /// Whether the server advertises `capability`.
+    public nonisolated func supports(_ capability: Capability) -> Bool {
+        capabilities.contains(capability.name)
     }
 
     /// Whether the socket is still open (a server restart closes idle connections).

@@ -21,7 +21,7 @@ public enum IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// PREAUTH over plaintext: nothing is sent in the clear.
     case startTLSNotOffered
     /// An operation needs an extension the server does not advertise.
-    case capabilityMissing(String)
+    case capabilityMissing(Capability)
     /// The TLS handshake or the TLS layer failed (untrusted certificate, wrong host name,
     /// protocol version below 1.2).
     case tls(String)

@@ -82,7 +82,7 @@ struct AccountConnector: Sendable {
         let secret = try await fetchSecret()
         guard account.auth == .xoauth2 else {
             return try await login(connection) { () async throws(IMAPError) in
-                if connection.supports("AUTH=PLAIN") {
+                if connection.supports(.authPlain) {
                     try await connection.authenticatePlain(user: account.username, password: secret)
                 } else {
                     try await connection.login(user: account.username, password: secret)

@@ -88,7 +88,7 @@ struct FolderSynchronizer {
                            connection: IMAPConnection) async throws -> Int {
         guard !known.isEmpty else { return 0 }
         var fetched: [FetchAttributes] = []
-        if let modSeq, connection.supports("CONDSTORE") {
+        if let modSeq, connection.supports(.condStore) {
             fetched = try await connection.uidFetch(UIDSet(uids: known.keys.map { UInt32(clamping: $0) }),
                                                     items: ["FLAGS"], changedSince: UInt64(modSeq))
         } else {

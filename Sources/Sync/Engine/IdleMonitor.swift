@@ -50,7 +50,7 @@ struct IdleMonitor: Sendable {
             return .failed(error.description, established: false)
         }
         defer { Task { await connection.logout() } }
-        guard connection.supports("IDLE") else {
+        guard connection.supports(.idle) else {
             activity.update { $0.idle = .unavailable }
             activity.log.record("the server does not offer IDLE: new mail arrives with the periodic sync")
             return .unavailable

@@ -58,7 +58,7 @@ extension ChangeApplier {
             let mailbox = try await connection.select(entry.folder.imapPath)
             for chunk in await connection.commandSizedChunks(of: UIDSet(uids: entry.uids)) {
                 if let known = entry.folder.highestModSeq, known > 0, mailbox.highestModSeq != nil,
-                   connection.supports("CONDSTORE") {
+                   connection.supports(.condStore) {
                     try await storeConditionally(chunk, flag: imapFlag, operation, knownModSeq: UInt64(known), over: connection)
                 } else {
                     try await connection.uidStore(chunk, flags: [imapFlag], operation)
@@ -95,7 +95,7 @@ extension ChangeApplier {
         var outcomes: [Int64: MailStore.ChangeOutcome] = [:]
         var toMove = batch.filter { present.contains(UInt32(clamping: $0.uid ?? 0)) }
         // An interrupted COPY path may have copied already: only the source copy goes then.
-        if !connection.supports("MOVE") {
+        if !connection.supports(.move) {
             var copied: [JournalChange] = []
             for row in toMove where row.interrupted {
                 if let uid = try await find(row.messageId, in: target, over: connection) {
@@ -132,7 +132,7 @@ extension ChangeApplier {
         var mapping: [UInt32: UInt32] = [:]
         for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
             let copied: CopiedUIDs?
-            if connection.supports("MOVE") {
+            if connection.supports(.move) {
                 copied = try await connection.uidMove(chunk, to: target.imapPath)
             } else {
                 copied = try await connection.uidCopy(chunk, to: target.imapPath)
@@ -162,7 +162,7 @@ extension ChangeApplier {
     func removeFromSelected(_ uids: [UInt32], over connection: IMAPConnection) async throws {
         for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
             try await connection.uidStore(chunk, flags: ["\\Deleted"], .add)
-            if connection.supports("UIDPLUS") {
+            if connection.supports(.uidPlus) {
                 try await connection.uidExpunge(chunk)
             } else {
                 let marked = try await connection.uidSearch("DELETED")

@@ -202,7 +202,7 @@ struct IdleTests {
     func capabilityMissing() async throws {
         let (server, imap) = try await ScriptedServer.connected()
         let refused = await outcome { try await imap.idle(maximum: .seconds(1200)) }
-        #expect(refused.imapError == .capabilityMissing("IDLE"))
+        #expect(refused.imapError == .capabilityMissing(.idle))
         #expect(try await server.unreadBytes().isEmpty)
         try await expectUsable(server, imap, tag: "A0001")
     }

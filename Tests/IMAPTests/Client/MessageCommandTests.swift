@@ -52,7 +52,7 @@ struct MessageCommandTests {
     func changedSince() async throws {
         let (server, imap) = try await ScriptedServer.connected()
         let refused = await outcome { try await imap.uidFetch(UIDSet([1...10]), items: ["FLAGS"], changedSince: 5) }
-        #expect(refused.imapError == .capabilityMissing("CONDSTORE"))
+        #expect(refused.imapError == .capabilityMissing(.condStore))
         #expect(try await server.unreadBytes().isEmpty)
 
         let (condServer, condImap) = try await ScriptedServer.connected(
@@ -134,7 +134,7 @@ struct MessageCommandTests {
     func moveRefused() async throws {
         let (server, imap) = try await ScriptedServer.connected(greeting: "* OK [CAPABILITY IMAP4rev1 UIDPLUS] ready")
         let result = await outcome { try await imap.uidMove(UIDSet(uids: [1]), to: "Trash") }
-        #expect(result.imapError == .capabilityMissing("MOVE"))
+        #expect(result.imapError == .capabilityMissing(.move))
         #expect(try await server.unreadBytes().isEmpty)
     }
 

@@ -101,7 +101,7 @@ struct RealSocketTLSTests {
         let imap = try await IMAPConnection.connect(
             host: "127.0.0.1", port: server.port, security: .tls,
             tls: TLSOptions(extraCAFile: certificate.certificatePath), timeouts: Self.shortTimeouts)
-        #expect(imap.supports("AUTH=PLAIN"))
+        #expect(imap.supports(.authPlain))
         await imap.close()
     }
 
