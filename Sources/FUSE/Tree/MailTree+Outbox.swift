@@ -133,7 +133,7 @@ extension MailTree {
     func report(_ accountId: Int64, _ message: String, level: EventLog.Level = .info) {
         guard let activity = accounts.activity(accountId: accountId) else { return }
         activity.log.record("outbox: " + message, level: level)
-        if level == .error { activity.update { $0.outboxError = message } }
+        if level == .error { activity.record(.outboxFailed(message)) }
     }
 
     func outboxAttributes(_ item: OutboxItem) -> FileAttributes {

@@ -78,7 +78,8 @@ public final class AccountActivity: Sendable {
 
     public var snapshot: State { state.withLock { $0 } }
 
-    public func update(_ change: (inout State) -> Void) {
+    /// Writers name an event instead: `record(_:)` (AccountStateMachine).
+    func update(_ change: (inout State) -> Void) {
         state.withLock { change(&$0) }
     }
 }

@@ -140,7 +140,7 @@ final class ContentDownloader: Sendable {
     private func report(_ key: ContentKey, _ failure: ContentUnavailable) -> ContentUnavailable {
         guard case .failed(let reason) = failure else { return failure }
         activity.log.record("download of \(key) failed: \(reason)", level: .error)
-        activity.update { $0.lastError = "download of \(key) failed: \(reason)" }
+        activity.record(.downloadFailed("download of \(key) failed: \(reason)"))
         return failure
     }
 }

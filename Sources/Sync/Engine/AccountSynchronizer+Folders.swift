@@ -7,14 +7,11 @@ extension AccountSynchronizer {
     /// Folder discovery then every selectable folder, INBOX first. Returns the folders
     /// that failed ("path: reason"); a connection-level failure ends the cycle.
     func syncFolders(over connection: IMAPConnection, accountId: Int64) async throws -> [String] {
-        activity.update { $0.phase = .syncingFolders; $0.online = true }
+        activity.record(.listingFolders)
         let folders = try await discoverFolders(over: connection, accountId: accountId)
         var failures: [String] = []
         for (index, folder) in folders.enumerated() {
-            activity.update { state in
-                state.phase = .syncingHeaders
-                state.progress = "\(index)/\(folders.count) folders, 0/0 messages"
-            }
+            activity.record(.folderStarted(index: index, of: folders.count))
             do {
                 let synchronizer = synchronizer(accountId: accountId, index: index, total: folders.count)
                 let result = try await mailboxGate.withPermit { try await synchronizer.sync(folder, over: connection) }
@@ -22,7 +19,7 @@ extension AccountSynchronizer {
                     activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
                                         + "\(result.removed) removed, \(result.flagChanges) flag changes")
                     // Threads are recomputed for the whole account: only worth it after a change.
-                    activity.update { $0.phase = .indexing }
+                    activity.record(.indexing)
                     try store.rethread(accountId: accountId)
                 }
                 if result.failed > 0 { failures.append("\(folder.path): \(result.failed) messages failed") }
@@ -34,7 +31,7 @@ extension AccountSynchronizer {
                 activity.log.record("\(folder.path): \(error); skipped until the next sync", level: .error)
             }
         }
-        activity.update { $0.progress = "\(folders.count)/\(folders.count) folders" }
+        activity.record(.foldersDone(folders.count))
         return failures
     }
 
@@ -55,7 +52,7 @@ extension AccountSynchronizer {
                 activity.log.record("\(folder.path) (\(reason)): \(result.added) new, \(result.removed) removed, "
                                     + "\(result.flagChanges) flag changes")
             }
-            activity.update { $0.phase = .idle; $0.progress = "none" }
+            activity.record(.folderSynced)
         } catch {
             activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error))", level: .error)
         }
@@ -67,7 +64,7 @@ extension AccountSynchronizer {
             store: store, accountId: accountId, windowDays: account.settings.syncWindowDays,
             rawStoreMaxBytes: account.settings.rawStoreMaxBytes, log: activity.log,
             progress: { fetched, all in
-                activity.update { $0.progress = "\(index)/\(total) folders, \(fetched)/\(all) messages" }
+                activity.record(.messagesFetched(fetched, of: all, folder: index, folders: total))
             }, logger: logger)
     }
 

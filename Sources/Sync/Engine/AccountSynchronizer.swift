@@ -61,24 +61,13 @@ public actor AccountSynchronizer {
             try applyRetention(accountId: accountId)
             try store.markSynced(accountId: accountId)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
-            activity.update { state in
-                state.online = true
-                state.phase = .idle
-                state.progress = "none"
-                state.lastError = failures.isEmpty ? nil : "\(failures.count) folders failed: " + failures.joined(separator: "; ")
-            }
+            activity.record(.synced(failedFolders: failures, connections: pool.statusLine))
             activity.log.record("sync finished in \(seconds) s" + (failures.isEmpty ? "" : " with \(failures.count) failed folders"))
-            activity.update { $0.connections = pool.statusLine }
             return .synced
         } catch {
             let reason = Self.describe(error)
-            activity.update { state in
-                state.online = false
-                state.phase = .error
-                state.lastError = reason
-            }
+            activity.record(.syncFailed(reason: reason, connections: pool.statusLine))
             activity.log.record("sync failed: \(reason)", level: .error)
-            activity.update { $0.connections = pool.statusLine }
             return Self.isPermanent(error) ? .failedPermanently : .failedTransiently
         }
     }
@@ -95,7 +84,7 @@ public actor AccountSynchronizer {
         let days = account.settings.syncWindowDays
         let purged = try store.purgeOutsideWindow(accountId: accountId, arrivedBefore: SyncWindow.cutoff(days: days))
         guard purged > 0 else { return }
-        activity.update { $0.purgedOutsideWindow += purged }
+        activity.record(.purged(purged))
         activity.log.record("retention: \(purged) local copies of mail older than the \(days)-day window removed "
                             + "(flagged messages and pending changes kept; nothing deleted on the server)")
     }
@@ -128,12 +117,10 @@ public actor AccountSynchronizer {
         let activity = self.activity
         let pool = self.pool
         return try await connector.open(phase: { phase in
-            activity.update { state in
-                state.phase = phase
-                state.connections = pool.statusLine
-            }
+            activity.record(phase == .connecting ? .connecting(connections: pool.statusLine)
+                                                 : .authenticating(connections: pool.statusLine))
         }, retrying: { reason in
-            activity.update { $0.lastError = reason }
+            activity.record(.connectionRetry(reason: reason))
             activity.log.record("connection failed: \(reason)", level: .warning)
         })
     }

@@ -30,13 +30,13 @@ struct IdleMonitor: Sendable {
                 return
             case .failed(let reason, let established):
                 if established { backoff = Self.firstBackoff }
-                activity.update { $0.idle = .reconnecting }
+                activity.record(.idleChanged(.reconnecting))
                 activity.log.record("IDLE connection lost (\(reason)); reconnecting in \(backoff)", level: .warning)
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, Self.maxBackoff)
             }
         }
-        activity.update { $0.idle = .disconnected }
+        activity.record(.idleChanged(.disconnected))
     }
 
     private enum SessionEnd { case unavailable, cancelled, failed(String, established: Bool) }
@@ -51,7 +51,7 @@ struct IdleMonitor: Sendable {
         }
         defer { Task { await connection.logout() } }
         guard connection.supports(.idle) else {
-            activity.update { $0.idle = .unavailable }
+            activity.record(.idleChanged(.unavailable))
             activity.log.record("the server does not offer IDLE: new mail arrives with the periodic sync")
             return .unavailable
         }
@@ -59,7 +59,7 @@ struct IdleMonitor: Sendable {
         do {
             _ = try await connection.select("INBOX")
             established = true
-            activity.update { $0.idle = .active }
+            activity.record(.idleChanged(.active))
             while !Task.isCancelled {
                 // Cancelling the monitor ends the IDLE at once (DONE), not at the next refresh.
                 let outcome = try await withTaskCancellationHandler {

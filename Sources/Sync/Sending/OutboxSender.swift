@@ -112,7 +112,7 @@ final class OutboxSender: Sendable {
                                       onDelivered: { store.noteAccepted(send: id) }) {
         case .accepted(let note, let sizeLimit):
             serverSizeLimit.withLock { $0 = sizeLimit }
-            activity.update { $0.outboxError = nil }
+            activity.record(.delivered)
             event = .accepted(note: note)
         case .permanent(let reason):
             event = .permanent(reason)
@@ -137,7 +137,7 @@ final class OutboxSender: Sendable {
             return retryAt
         case .update(state: .failed, _, _, let reason?, _):
             activity.log.record("outbox: \(item.fileName) failed: \(reason)", level: .error)
-            activity.update { $0.outboxError = "\(item.fileName) failed: \(reason)" }
+            activity.record(.outboxFailed("\(item.fileName) failed: \(reason)"))
         default:
             break
         }

@@ -113,7 +113,7 @@ final class ChangeApplier: Sendable {
             case .revert(let reason):
                 let message = "\(row.kind.rawValue) reverted: \(reason)"
                 activity.log.record("write-back: " + message, level: .error)
-                activity.update { $0.changeError = message }
+                activity.record(.changeReverted(message))
             case .update(.pending, let attempts, _, _, let error?) where attempts > 0:
                 activity.log.record("write-back: \(row.kind.rawValue) refused (\(error)); retry \(attempts)", level: .warning)
             default:

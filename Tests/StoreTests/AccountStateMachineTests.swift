@@ -1,0 +1,85 @@
+@testable import Store
+import Testing
+
+/// What `.status` shows after each event of an account's sync, without a server.
+@Suite("Account state machine")
+struct AccountStateMachineTests {
+    func state(after events: [AccountStateMachine.Event], from start: AccountActivity.State = .init())
+        -> AccountActivity.State {
+        var state = start
+        for event in events { AccountStateMachine.apply(event, to: &state) }
+        return state
+    }
+
+    @Test("a full sync goes connecting, authenticating, folders, headers, indexing, then idle and online")
+    func fullCycle() {
+        var state = AccountActivity.State()
+        var phases: [SyncPhase] = []
+        let events: [AccountStateMachine.Event] = [
+            .connecting(connections: "1 active, 5 max, 0 idle, 0 waiting"),
+            .authenticating(connections: "1 active, 5 max, 0 idle, 0 waiting"),
+            .listingFolders, .folderStarted(index: 0, of: 2), .messagesFetched(200, of: 350, folder: 0, folders: 2),
+            .indexing, .folderStarted(index: 1, of: 2), .foldersDone(2),
+            .synced(failedFolders: [], connections: "0 active, 5 max, 1 idle, 0 waiting"),
+        ]
+        for event in events {
+            AccountStateMachine.apply(event, to: &state)
+            if phases.last != state.phase { phases.append(state.phase) }
+        }
+        #expect(phases == [.connecting, .authenticating, .syncingFolders, .syncingHeaders, .indexing, .syncingHeaders, .idle])
+        #expect(state.online && state.lastError == nil && state.progress == "none")
+        #expect(state.connections == "0 active, 5 max, 1 idle, 0 waiting")
+    }
+
+    @Test("progress says the folder and the messages fetched")
+    func progress() {
+        let state = state(after: [.folderStarted(index: 3, of: 9), .messagesFetched(400, of: 1000, folder: 3, folders: 9)])
+        #expect(state.progress == "3/9 folders, 400/1000 messages")
+        #expect(self.state(after: [.folderStarted(index: 3, of: 9)]).progress == "3/9 folders, 0/0 messages")
+    }
+
+    @Test("failed folders leave the account idle with the reasons; a failed cycle is an offline error")
+    func failures() {
+        let partial = state(after: [.synced(failedFolders: ["A: gone", "B: refused"], connections: "")])
+        #expect(partial.phase == .idle && partial.online)
+        #expect(partial.lastError == "2 folders failed: A: gone; B: refused")
+        let failed = state(after: [.listingFolders, .syncFailed(reason: "authentication failed: no", connections: "")])
+        #expect(failed.phase == .error && !failed.online && failed.lastError == "authentication failed: no")
+        let recovered = state(after: [.synced(failedFolders: [], connections: "")], from: failed)
+        #expect(recovered.phase == .idle && recovered.online && recovered.lastError == nil)
+    }
+
+    @Test("a retried connection shows its reason without leaving the phase")
+    func retry() {
+        let state = state(after: [.connecting(connections: ""), .connectionRetry(reason: "refused; next attempt in 4 s")])
+        #expect(state.phase == .connecting && state.lastError == "refused; next attempt in 4 s")
+    }
+
+    @Test("a one-folder sync ending never hides a full sync still running", arguments: [
+        SyncPhase.connecting, .authenticating, .syncingFolders, .syncingHeaders, .syncingBodies, .indexing,
+    ])
+    func folderSyncDuringFullSync(phase: SyncPhase) {
+        var running = AccountActivity.State()
+        running.phase = phase
+        running.progress = "2/9 folders, 0/0 messages"
+        let after = state(after: [.folderSynced], from: running)
+        #expect(after.phase == phase && after.progress == "2/9 folders, 0/0 messages")
+    }
+
+    @Test("a one-folder sync ending after an error shows the account idle again")
+    func folderSyncAfterError() {
+        let failed = state(after: [.syncFailed(reason: "connection reset", connections: "")])
+        #expect(state(after: [.folderSynced], from: failed).phase == .idle)
+    }
+
+    @Test("outbox, write-back, download, retention and IDLE events set their own lines")
+    func sideLines() {
+        let state = state(after: [
+            .outboxFailed("a.eml failed: 550 no"), .changeReverted("move reverted: gone"), .downloadFailed("download failed"),
+            .purged(3), .purged(2), .idleChanged(.active),
+        ])
+        #expect(state.outboxError == "a.eml failed: 550 no" && state.changeError == "move reverted: gone")
+        #expect(state.lastError == "download failed" && state.purgedOutsideWindow == 5 && state.idle == .active)
+        #expect(self.state(after: [.delivered], from: state).outboxError == nil)
+    }
+}
