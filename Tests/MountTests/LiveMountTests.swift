@@ -32,7 +32,13 @@ struct LiveMountTests {
         try Self.writeMaildir(second, ["2:2,": Self.message("two@t", subject: "Second arrival")])
         try await mount.importMail("live", from: second)
         try await mount.importMail("other", from: second)
-        #expect(try await Poll.until(seconds: 10) { try await mount.sh("ls live/inbox").lines.count == 2 })
+        // Both imports must show without a remount: the new message in a listed folder, and
+        // the new account at the root.
+        try await expect(Poll.until(seconds: 10) {
+            let inbox = try await mount.sh("ls live/inbox").lines
+            let root = try await mount.sh("ls").lines
+            return inbox.count == 2 && root.contains("other")
+        }, orExplain: { "root: \((try? await mount.sh("ls -la").output) ?? "?"), inbox: \((try? await mount.sh("ls live/inbox").output) ?? "?")" })
         let inbox = try await mount.sh("ls live/inbox")
         #expect(inbox.lines.count == 2)
         #expect(inbox.lines.contains("2026-11-21 1000 Tester - Second arrival.eml"))

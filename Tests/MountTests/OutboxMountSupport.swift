@@ -133,23 +133,6 @@ enum OutboxServers {
         return port
     }
 
-    /// A port on 127.0.0.1 that nothing listens on (it was free a moment ago).
-    static func closedPort() throws -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(probe, socketAddress, length) == 0 && getsockname(probe, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw MountedMailfs.MountError(message: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// A message as a user types it (LF line ends, no From, Date or Message-ID).
     static func message(subject: String, to recipient: String = "Bob <bob@example.test>",
                         extra: String = "") -> String {

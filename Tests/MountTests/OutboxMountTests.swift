@@ -285,7 +285,8 @@ struct OutboxMountTests {
     func sentCopyAfterIMAPReturns() async throws {
         try await SharedServers.shared {
             var account = try OutboxAccount.on("SMTPS_PORT")
-            account.imapPort = try Servers.closedPort()
+            let unreachable = try ReservedPort()
+            account.imapPort = unreachable.port
             let mount = try MountedMailfs.configured([account])
             try await mount.start()
             let subject = Servers.uniqueSubject("Sent later")

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SMTP
+import TestSupport
 import Testing
 
 /// The connection over real sockets on 127.0.0.1, with no mail server: refused, silent.
@@ -9,13 +10,9 @@ import Testing
 struct RealSocketTests {
     @Test("a refused connection is a transient connect failure")
     func refused() async throws {
-        // Bind to learn a free port, then close it so nothing listens there.
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(listener.localAddress?.port)
-        try await listener.close()
+        let reserved = try ReservedPort()
         let result = await Result(awaiting: { () async throws(SMTPError) -> SMTPDeliveryReport in
-            try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: port, security: .tls),
+            try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: reserved.port, security: .tls),
                                       credential: .sample)
         })
         guard case .failure(let error) = result, case .connectFailed = error else {

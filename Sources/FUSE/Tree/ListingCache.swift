@@ -8,6 +8,8 @@ final class ListingCache: Sendable {
         var listings: [Inode: Listing] = [:]
         var entryCount = 0
         var listed: Set<Inode> = []
+        /// Counts drains: a listing built across one may predate the change that caused it.
+        var generation: UInt64 = 0
     }
 
     /// About 200 bytes an entry: 200,000 entries is ~40 MB at most.
@@ -18,8 +20,15 @@ final class ListingCache: Sendable {
         state.withLock { $0.listings[inode] }
     }
 
-    func store(_ listing: Listing, for inode: Inode) {
+    /// The current generation, taken before building a listing to `store`.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Caches a listing built from the store since `generation` was read; false (nothing
+    /// cached) when a drain came in between: the store changed meanwhile, and caching what
+    /// may be an older snapshot would keep it until the next change.
+    func store(_ listing: Listing, for inode: Inode, builtIn generation: UInt64) -> Bool {
         state.withLock { state in
+            guard state.generation == generation else { return false }
             if state.entryCount + listing.entries.count > Self.maxEntries {
                 // Dropping everything is simpler than LRU and as good here: listings are
                 // rebuilt from the store in milliseconds, only on the next access.
@@ -31,6 +40,7 @@ final class ListingCache: Sendable {
             }
             state.entryCount += listing.entries.count
             state.listed.insert(inode)
+            return true
         }
     }
 
@@ -47,6 +57,7 @@ final class ListingCache: Sendable {
     func drain() -> [(inode: Inode, listing: Listing?)] {
         state.withLock { state in
             defer {
+                state.generation &+= 1
                 state.listings.removeAll(keepingCapacity: true)
                 state.entryCount = 0
                 state.listed.removeAll(keepingCapacity: true)

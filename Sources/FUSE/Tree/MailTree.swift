@@ -99,13 +99,19 @@ public final class MailTree: FilesystemOperations {
     }
 
     /// The listing of a directory, built from the store on first use and cached until
-    /// the store changes.
+    /// the store changes. One built while the store watcher noticed a change is built again
+    /// (a few times at most, under a sync committing without pause): it may come from the
+    /// snapshot before that change, and the kernel would cache it after its invalidation.
     func listing(of inode: Inode) throws(FSError) -> Listing {
         if let cached = listings.listing(inode) { return cached }
         guard let node = Node(inode: inode), node.isDirectory else { throw FSError(ENOTDIR) }
-        let built = Listing(try storeCall { try self.entries(of: node) })
-        listings.store(built, for: inode)
-        return built
+        var attempts = 0
+        while true {
+            let generation = listings.generation
+            let built = Listing(try storeCall { try self.entries(of: node) })
+            attempts += 1
+            if listings.store(built, for: inode, builtIn: generation) || attempts == 3 { return built }
+        }
     }
 
     /// Runs a store query; a database failure is EIO at the file operation and a line

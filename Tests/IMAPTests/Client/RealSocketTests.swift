@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 
 @testable import IMAP
@@ -20,22 +21,8 @@ struct RealSocketTests {
 
     @Test("a refused connection fails at once")
     func refused() async throws {
-        // A bound socket that never listens refuses connections and keeps its port from
-        // being taken by another test meanwhile (a stopped server's port could be).
-        let reserved = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(reserved) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(reserved, raw, length) == 0 && getsockname(reserved, raw, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        let result = await outcome { try await connectPlain(port: port) }
+        let reserved = try ReservedPort()
+        let result = await outcome { try await connectPlain(port: reserved.port) }
         guard case .connectFailed? = result.imapError else {
             Issue.record("expected connectFailed, got \(result)")
             return
