@@ -107,9 +107,7 @@ final class SyncHarness: Sendable {
         config = try TestServers.config(toml)
         var activities: [String: AccountActivity] = [:]
         for account in config.accounts {
-            activities[account.name] = AccountActivity(profile: AccountProfile(
-                name: account.name, address: account.address, provider: account.provider.rawValue,
-                auth: account.auth.rawValue, imap: account.imap.description, smtp: "none"))
+            activities[account.name] = AccountActivity(profile: AccountProfile(account))
         }
         self.activities = activities
         coordinator = SyncCoordinator(config: config, store: store) { account in

@@ -176,7 +176,7 @@ extension MailTree {
         guard let account = try storeCall({ try accounts.record(id: accountId) }) else { throw FSError(ENOENT) }
         let profile = accounts.activity(for: account).profile
         let hasServer = !account.isOffline && writeBackService.withLock { $0 } != nil
-        return WriteContext(accountId: accountId, isOffline: !hasServer, isGmail: profile.provider == "gmail",
+        return WriteContext(accountId: accountId, isOffline: !hasServer, isGmail: profile.provider == .gmail,
                             deleteGuard: profile.deleteGuard)
     }
 

@@ -3,12 +3,20 @@ import Synchronization
 
 /// How an account is reached, as `.status` prints it (from the config; no secrets).
 public struct AccountProfile: Sendable, Equatable {
+    /// The server family: Gmail's labels change what rm and mv do.
+    public enum Provider: String, Sendable {
+        case gmail, generic, offline
+    }
+
+    /// How the account logs in.
+    public enum Auth: String, Sendable {
+        case plain, xoauth2, none
+    }
+
     public var name: String
     public var address: String
-    /// gmail | generic | offline
-    public var provider: String
-    /// plain | xoauth2 | none
-    public var auth: String
+    public var provider: Provider
+    public var auth: Auth
     /// `host:port security`, or "none" for offline accounts.
     public var imap: String
     public var smtp: String
@@ -17,7 +25,7 @@ public struct AccountProfile: Sendable, Equatable {
     /// `delete_guard`: deletions beyond this many within 60 s are held (0: no guard).
     public var deleteGuard: Int
 
-    public init(name: String, address: String, provider: String, auth: String, imap: String, smtp: String,
+    public init(name: String, address: String, provider: Provider, auth: Auth, imap: String, smtp: String,
                 cacheLimitBytes: Int64 = 500 << 20, deleteGuard: Int = 100) {
         self.deleteGuard = deleteGuard
         self.name = name
@@ -31,7 +39,7 @@ public struct AccountProfile: Sendable, Equatable {
 
     /// An account imported with `mailfs import`: no server at all.
     public static func offline(name: String, address: String) -> AccountProfile {
-        AccountProfile(name: name, address: address, provider: "offline", auth: "none",
+        AccountProfile(name: name, address: address, provider: .offline, auth: .none,
                        imap: "none", smtp: "none")
     }
 }

@@ -33,8 +33,8 @@ public enum StatusReport {
         let lines = [
             ("account", facts.profile.name),
             ("address", facts.profile.address.isEmpty ? "none" : facts.profile.address),
-            ("provider", facts.profile.provider),
-            ("auth", facts.profile.auth),
+            ("provider", facts.profile.provider.rawValue),
+            ("auth", facts.profile.auth.rawValue),
             ("imap", facts.profile.imap),
             ("smtp", facts.profile.smtp),
             ("online", state.online ? "yes" : "no"),
