@@ -1,0 +1,104 @@
+@testable import FUSE
+import Foundation
+import Store
+import Testing
+
+/// The mounted tree's answers, called directly (no kernel, no mount): names, inodes,
+/// attributes, content, flags as extended attributes, write-back of an imported account,
+/// and the errno of what the tree refuses.
+@Suite("Mail tree without a mount")
+struct MailTreeTests {
+    let store: MailStore
+    let directory: URL
+    let tree: MailTree
+
+    init() throws {
+        (store, directory) = try MailStore.temporary()
+        let maildir = directory.appendingPathComponent("maildir")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try Data(Self.message(id: "lunch@t", subject: "Lunch plans")).write(to: maildir.appendingPathComponent("cur/1:2,"))
+        try Data(Self.message(id: "re@t", subject: "Re: Lunch plans", inReplyTo: "lunch@t"))
+            .write(to: maildir.appendingPathComponent("cur/2:2,S"))
+        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
+        tree = MailTree(store: store, profiles: [])
+    }
+
+    static func message(id: String, subject: String, inReplyTo: String? = nil) -> [UInt8] {
+        let reply = inReplyTo.map { "In-Reply-To: <\($0)>\r\n" } ?? ""
+        return Array(("From: Alice Smith <alice@example.org>\r\nTo: me@example.org\r\nSubject: \(subject)\r\n"
+                      + "Date: Fri, 20 Nov 2026 14:32:00 +0000\r\nMessage-ID: <\(id)>\r\n\(reply)\r\nSee you at noon.\r\n").utf8)
+    }
+
+    func path(_ components: String...) throws -> FileAttributes {
+        var attributes = try tree.getattr(Node.root.inode)
+        for name in components { attributes = try tree.lookup(parent: attributes.inode, name: name) }
+        return attributes
+    }
+
+    func names(_ components: String...) throws -> [String] {
+        var inode = Node.root.inode
+        for name in components { inode = try tree.lookup(parent: inode, name: name).inode }
+        return try tree.readdir(inode).map(\.name)
+    }
+
+    @Test("the root lists .status, the unified inbox and the account; the account its folders and views")
+    func layout() throws {
+        #expect(try names() == [".status", "inbox", "work"])
+        let account = try names("work")
+        #expect(Set(account).isSuperset(of: [".status", ".log", ".control", "inbox", "threads", "attachments"]))
+        let inbox = try names("work", "inbox").sorted()
+        #expect(inbox == ["2026-11-20 1432 Alice Smith - Lunch plans.eml", "2026-11-20 1432 Alice Smith - Re: Lunch plans.eml"])
+        #expect(try names("inbox").allSatisfy { $0.hasPrefix("work - ") })
+    }
+
+    @Test("one message is one inode in its folder, its thread and the unified inbox, with its exact size")
+    func oneInode() throws {
+        let name = "2026-11-20 1432 Alice Smith - Lunch plans.eml"
+        let inFolder = try path("work", "inbox", name)
+        let thread = try #require(try names("work", "threads").first)
+        let inThread = try path("work", "threads", thread, name)
+        let unified = try path("inbox", "work - \(name)")
+        #expect(inFolder.inode == inThread.inode && inFolder.inode == unified.inode)
+        #expect(inFolder.size == UInt64(Self.message(id: "lunch@t", subject: "Lunch plans").count))
+        #expect(try names("work", "threads", thread).count == 2, "the reply joined the thread")
+    }
+
+    @Test("reading a message gives its exact bytes, at any offset")
+    func content() throws {
+        let file = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        let opened = try tree.open(file.inode, flags: O_RDONLY)
+        defer { tree.release(file.inode, handle: opened.handle) }
+        let raw = Self.message(id: "lunch@t", subject: "Lunch plans")
+        #expect(try tree.read(file.inode, handle: opened.handle, offset: 0, size: 1 << 16) == raw)
+        #expect(try tree.read(file.inode, handle: opened.handle, offset: 10, size: 5) == Array(raw[10..<15]))
+        #expect(try tree.read(file.inode, handle: opened.handle, offset: UInt64(raw.count), size: 5).isEmpty)
+    }
+
+    @Test("flags are user.mailfs attributes; setting one takes effect at once and, offline, is not pending")
+    func flags() throws {
+        let file = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        #expect(try tree.getxattr(file.inode, name: "user.mailfs.seen") == Array("0".utf8))
+        try tree.setxattr(file.inode, name: "user.mailfs.seen", value: Array("1".utf8))
+        #expect(try tree.getxattr(file.inode, name: "user.mailfs.seen") == Array("1".utf8))
+        #expect(try tree.getxattr(file.inode, name: "user.mailfs.pending") == Array("0".utf8))
+        #expect(throws: FSError(EINVAL)) { try tree.setxattr(file.inode, name: "user.mailfs.seen", value: Array("maybe".utf8)) }
+    }
+
+    @Test("rm of an imported message removes it from the folder at once; unknown names are ENOENT")
+    func remove() throws {
+        let inbox = try path("work", "inbox")
+        try tree.unlink(parent: inbox.inode, name: "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        #expect(try names("work", "inbox") == ["2026-11-20 1432 Alice Smith - Re: Lunch plans.eml"])
+        #expect(throws: FSError(ENOENT)) { try tree.lookup(parent: inbox.inode, name: "no such.eml") }
+        #expect(throws: FSError(ENOENT)) { try tree.unlink(parent: inbox.inode, name: "no such.eml") }
+    }
+
+    @Test("the tree refuses removing a view and making an account")
+    func refusals() throws {
+        let account = try path("work")
+        #expect(throws: FSError(EPERM)) { try tree.rmdir(parent: account.inode, name: "threads") }
+        #expect(throws: FSError(EPERM)) { try tree.mkdir(parent: Node.root.inode, name: "new-account") }
+    }
+}
