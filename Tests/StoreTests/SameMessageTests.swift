@@ -10,153 +10,151 @@ import Testing
 struct SameMessageTests {
     let torture = Fixture.long(id: "torture@x", subject: "Torture test", lines: 4000)
 
+    /// A store with one account, synced (`work`) or imported (`mine`), and its inbox.
+    struct Account {
+        let temp: TemporaryStore
+        let name: String
+        let id: Int64
+        let inbox: Int64
+
+        init(imported: Bool = false) throws {
+            temp = try TemporaryStore()
+            name = imported ? "mine" : "work"
+            id = imported ? try temp.account(name) : try temp.serverAccount(name)
+            inbox = try temp.folder(id, "inbox", type: .inbox)
+        }
+
+        var store: MailStore { temp.store }
+
+        func folder(_ path: String) throws -> Int64 { try temp.folder(id, path) }
+
+        /// Ingests each message into its folder under its UID, in one batch.
+        @discardableResult
+        func ingest(_ messages: [(raw: [UInt8], folder: Int64, uid: Int64)]) throws -> IngestSummary {
+            try store.ingest(messages.map { temp.incoming($0.raw, folder: $0.folder, uid: $0.uid) }, accountId: id)
+        }
+
+        func counts(_ folder: String) throws -> ListingInvariant.Counts {
+            try ListingInvariant.counts(store, account: name, folder: folder)
+        }
+
+        func listed(_ folder: Int64) throws -> [MessageEntry] { try store.messages(inFolder: folder) }
+    }
+
     @Test("IMAP: two UIDs of one folder sharing a Message-ID are two messages, with two names")
     func sameIdOneFolder() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let account = try Account()
         let fragment = Fixture.fragment(of: torture, bytes: 3000)
-        let summary = try temp.store.ingest([temp.incoming(torture, folder: inbox, uid: 1),
-                                             temp.incoming(fragment, folder: inbox, uid: 2)], accountId: account)
-        #expect(summary.added == 2)
-        #expect(try ListingInvariant.counts(temp.store, account: "work", folder: "inbox") == .agreeing(on: 2))
-        let stored = try temp.store.messages(inFolder: inbox).map { try temp.store.rawMessage(emailId: $0.id) }
+        #expect(try account.ingest([(torture, account.inbox, 1), (fragment, account.inbox, 2)]).added == 2)
+        #expect(try account.counts("inbox") == .agreeing(on: 2))
+        let stored = try account.listed(account.inbox).map { try account.store.rawMessage(emailId: $0.id) }
         #expect(Set(stored) == [torture, fragment], "each file holds its own message's bytes")
     }
 
     @Test("IMAP: the same bytes under two UIDs of one folder are two server messages")
     func identicalBytesOneFolder() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let account = try Account()
         let raw = Fixture.message(id: "twice@x", subject: "Appended twice")
-        _ = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1), temp.incoming(raw, folder: inbox, uid: 2)],
-                                  accountId: account)
-        #expect(try ListingInvariant.counts(temp.store, account: "work", folder: "inbox") == .agreeing(on: 2))
-        let again = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 2)], accountId: account)
-        #expect(again.alreadyPresent == 1, "a UID already held is not stored twice")
+        try account.ingest([(raw, account.inbox, 1), (raw, account.inbox, 2)])
+        #expect(try account.counts("inbox") == .agreeing(on: 2))
+        #expect(try account.ingest([(raw, account.inbox, 2)]).alreadyPresent == 1, "a UID already held is not stored twice")
     }
 
     @Test("IMAP: a copy in another folder is linked; a message sharing only its Message-ID is not")
     func acrossFolders() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        let archive = try temp.folder(account, "Archive")
-        let lists = try temp.folder(account, "Lists")
-        let fragment = Fixture.fragment(of: torture, bytes: 3000)
-        _ = try temp.store.ingest([temp.incoming(torture, folder: inbox, uid: 1)], accountId: account)
-        let copy = try temp.store.ingest([temp.incoming(torture, folder: archive, uid: 9)], accountId: account)
-        let other = try temp.store.ingest([temp.incoming(fragment, folder: lists, uid: 4)], accountId: account)
-        #expect(copy.linked == 1 && other.added == 1)
-        let original = try #require(try temp.store.messages(inFolder: inbox).first)
-        #expect(try temp.store.messages(inFolder: archive).map(\.id) == [original.id])
+        let account = try Account()
+        let (archive, lists) = (try account.folder("Archive"), try account.folder("Lists"))
+        try account.ingest([(torture, account.inbox, 1)])
+        #expect(try account.ingest([(torture, archive, 9)]).linked == 1)
+        #expect(try account.ingest([(Fixture.fragment(of: torture, bytes: 3000), lists, 4)]).added == 1)
+        let original = try #require(try account.listed(account.inbox).first)
+        #expect(try account.listed(archive).map(\.id) == [original.id])
         #expect(original.folderCount == 2, "one message, one inode, two folders")
-        #expect(try temp.store.messages(inFolder: lists).first?.id != original.id)
-        for folder in ["inbox", "Archive", "Lists"] {
-            #expect(try ListingInvariant.counts(temp.store, account: "work", folder: folder) == .agreeing(on: 1))
-        }
+        #expect(try account.listed(lists).first?.id != original.id)
+        for folder in ["inbox", "Archive", "Lists"] { #expect(try account.counts(folder) == .agreeing(on: 1)) }
     }
 
     @Test("IMAP: messages without a Message-ID are never merged, even with the same bytes")
     func noMessageIdNeverMerged() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        let archive = try temp.folder(account, "Archive")
+        let account = try Account()
+        let archive = try account.folder("Archive")
         let raw = Fixture.message(id: nil, subject: "No id")
-        _ = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1), temp.incoming(raw, folder: archive, uid: 1)],
-                                  accountId: account)
-        let ids = try [inbox, archive].flatMap { try temp.store.messages(inFolder: $0).map(\.id) }
-        #expect(Set(ids).count == 2)
-        #expect(!(try temp.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: nil,
-                                                  accountId: account, folderId: archive, uid: 2)))
+        try account.ingest([(raw, account.inbox, 1), (raw, archive, 1)])
+        #expect(Set(try [account.inbox, archive].flatMap { try account.listed($0).map(\.id) }).count == 2)
+        #expect(!(try account.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: nil,
+                                                     accountId: account.id, folderId: archive, uid: 2)))
     }
 
     @Test("IMAP: the sync links a new UID by fingerprint, never a fragment sharing the Message-ID")
     func linkKnownMessage() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        let archive = try temp.folder(account, "Archive")
-        _ = try temp.store.ingest([temp.incoming(torture, folder: inbox, uid: 1)], accountId: account)
+        let account = try Account()
+        let archive = try account.folder("Archive")
+        try account.ingest([(torture, account.inbox, 1)])
         let fragment = MessageFingerprint(message: Fixture.fragment(of: torture, bytes: 3000))
-        #expect(!(try temp.store.linkKnownMessage(fingerprint: fragment, messageID: "torture@x",
-                                                  accountId: account, folderId: archive, uid: 1)))
-        #expect(try temp.store.linkKnownMessage(fingerprint: MessageFingerprint(message: torture), messageID: "torture@x",
-                                                accountId: account, folderId: archive, uid: 2))
-        #expect(try temp.store.messages(inFolder: archive).count == 1)
+        #expect(!(try account.store.linkKnownMessage(fingerprint: fragment, messageID: "torture@x",
+                                                     accountId: account.id, folderId: archive, uid: 1)))
+        #expect(try account.store.linkKnownMessage(fingerprint: MessageFingerprint(message: torture), messageID: "torture@x",
+                                                   accountId: account.id, folderId: archive, uid: 2))
+        #expect(try account.listed(archive).count == 1)
     }
 
     @Test("IMAP: after a UIDVALIDITY change each message comes back to its own row")
     func uidValidityReset() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let account = try Account()
         let raw = Fixture.message(id: "twice@x", subject: "Appended twice")
-        _ = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1), temp.incoming(raw, folder: inbox, uid: 2)],
-                                  accountId: account)
-        let before = Set(try temp.store.messages(inFolder: inbox).map(\.id))
-        try temp.store.beginUIDValidityReset(folderId: inbox, newUIDValidity: 2)
-        for uid in [Int64(11), 12] {
-            #expect(try temp.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: "twice@x",
-                                                    accountId: account, folderId: inbox, uid: uid))
+        try account.ingest([(raw, account.inbox, 1), (raw, account.inbox, 2)])
+        let before = Set(try account.listed(account.inbox).map(\.id))
+        try account.store.beginUIDValidityReset(folderId: account.inbox, newUIDValidity: 2)
+        let link = { (uid: Int64) in
+            try account.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: "twice@x",
+                                               accountId: account.id, folderId: account.inbox, uid: uid)
         }
-        #expect(!(try temp.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: "twice@x",
-                                                  accountId: account, folderId: inbox, uid: 13)),
-                "a third copy is new: both stored ones are held again")
-        try temp.store.dropStaleAssociations(folderId: inbox)
-        #expect(Set(try temp.store.messages(inFolder: inbox).map(\.id)) == before)
+        #expect(try link(11) && link(12))
+        #expect(!(try link(13)), "a third copy is new: both stored ones are held again")
+        try account.store.dropStaleAssociations(folderId: account.inbox)
+        #expect(Set(try account.listed(account.inbox).map(\.id)) == before)
     }
 
     @Test("import: the same Message-ID with other bytes is a second message; the same bytes are one")
     func importRule() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account("mine")
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        let sent = try temp.folder(account, "sent", type: .sent)
+        let account = try Account(imported: true)
+        let sent = try account.folder("sent")
         let fragment = Fixture.fragment(of: torture, bytes: 3000)
-        let summary = try temp.store.ingest([
-            temp.incoming(torture, folder: inbox, uid: 1), temp.incoming(fragment, folder: inbox, uid: 2),
-            temp.incoming(torture, folder: inbox, uid: 3), temp.incoming(torture, folder: sent, uid: 1),
-        ], accountId: account)
+        let summary = try account.ingest([(torture, account.inbox, 1), (fragment, account.inbox, 2),
+                                          (torture, account.inbox, 3), (torture, sent, 1)])
         #expect(summary.added == 2 && summary.linked == 1 && summary.alreadyPresent == 1)
-        #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "inbox") == .agreeing(on: 2))
-        #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "sent") == .agreeing(on: 1))
+        #expect(try account.counts("inbox") == .agreeing(on: 2))
+        #expect(try account.counts("sent") == .agreeing(on: 1))
     }
 
     @Test("cp into a folder: the same bytes are linked to the stored message, an edited copy is a new one")
     func appendedCopies() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.serverAccount()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        let archive = try temp.folder(account, "Archive")
+        let account = try Account()
+        let archive = try account.folder("Archive")
         let raw = Fixture.message(id: "cp@x", subject: "Copied")
         let edited = Fixture.message(id: "cp@x", subject: "Copied", body: "Edited before copying back.\n")
-        _ = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
-        let context = WriteContext(accountId: account, isOffline: false, isGmail: false, deleteGuard: 100)
-        _ = try temp.store.recordAppend(raw, folderId: archive, flags: .init(seen: true), context: context)
-        _ = try temp.store.recordAppend(edited, folderId: archive, flags: .init(seen: true), context: context)
-        let original = try #require(try temp.store.messages(inFolder: inbox).first)
-        let inArchive = try temp.store.messages(inFolder: archive)
-        #expect(inArchive.count == 2)
+        try account.ingest([(raw, account.inbox, 1)])
+        let context = WriteContext(accountId: account.id, isOffline: false, isGmail: false, deleteGuard: 100)
+        for file in [raw, edited] {
+            _ = try account.store.recordAppend(file, folderId: archive, flags: .init(seen: true), context: context)
+        }
+        let original = try #require(try account.listed(account.inbox).first)
+        let inArchive = try account.listed(archive)
         #expect(inArchive.contains { $0.id == original.id })
-        #expect(try inArchive.compactMap { try temp.store.rawMessage(emailId: $0.id) }.contains(edited))
-        #expect(try ListingInvariant.counts(temp.store, account: "work", folder: "Archive") == .agreeing(on: 2))
+        #expect(try inArchive.compactMap { try account.store.rawMessage(emailId: $0.id) }.contains(edited))
+        #expect(try account.counts("Archive") == .agreeing(on: 2))
     }
 
     @Test("cp into an offline folder of bytes it already holds leaves it as it is")
     func offlineAppendOfHeldBytes() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account("mine")
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let account = try Account(imported: true)
         let raw = Fixture.message(id: "held@x", subject: "Held")
-        _ = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
-        let name = try #require(try temp.store.messages(inFolder: inbox).first?.fileName)
-        let context = WriteContext(accountId: account, isOffline: true, isGmail: false, deleteGuard: 100)
-        #expect(try temp.store.recordAppend(raw, folderId: inbox, flags: .init(seen: true), context: context) == name)
-        #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "inbox") == .agreeing(on: 1))
-        #expect(try temp.store.journalCounts(accountId: account).pending == 0)
+        try account.ingest([(raw, account.inbox, 1)])
+        let name = try #require(try account.listed(account.inbox).first?.fileName)
+        let context = WriteContext(accountId: account.id, isOffline: true, isGmail: false, deleteGuard: 100)
+        #expect(try account.store.recordAppend(raw, folderId: account.inbox, flags: .init(seen: true), context: context) == name)
+        #expect(try account.counts("inbox") == .agreeing(on: 1))
+        #expect(try account.store.journalCounts(accountId: account.id).pending == 0)
     }
 
     @Test("the journal accepts a server message as its own by fingerprint, or by size for a row without one")

@@ -38,6 +38,13 @@ struct SameMessageSyncTests {
         return folder
     }
 
+    /// A fresh folder holding `messages`, appended in order by another client.
+    func seeded(_ label: String, _ messages: [[UInt8]]) throws -> String {
+        let folder = try newFolder(label)
+        for raw in messages { try append(raw, to: folder) }
+        return folder
+    }
+
     /// APPENDs as another client would; returns the UID the server gave.
     @discardableResult
     func append(_ raw: [UInt8], to mailbox: String) throws -> String {
@@ -57,11 +64,10 @@ struct SameMessageSyncTests {
     @Test("a torture test, a fragment of it and a resend in one folder share a Message-ID: all three are listed")
     func sameIdOneFolder() async throws {
         try await SharedServers.shared {
-            let folder = try newFolder("SameId")
             let id = "torture-\(UUID().uuidString)@test"
             let (torture, fragment) = Self.tortureAndFragment(id: id)
             let resent = Self.message(id: id, subject: "Torture test", body: "resent\r\n", extraHeaders: ["Resent-To: b@x"])
-            for raw in [torture, fragment, resent] { try append(raw, to: folder) }
+            let folder = try seeded("SameId", [torture, fragment, resent])
             let harness = try await syncedHarness()
             try harness.expectAgreement("work", user: "alice", folder: folder)
             let listed = try harness.messages("work", folder)
@@ -111,11 +117,10 @@ struct SameMessageSyncTests {
     func uidValidityChange() async throws {
         // Resetting UIDVALIDITY disconnects every session that has the mailbox selected.
         try await SharedServers.exclusive {
-            let folder = try newFolder("SameIdReset")
             let id = "reset-\(UUID().uuidString)@test"
             let (torture, fragment) = Self.tortureAndFragment(id: id)
             let small = Self.message(id: id, subject: "Small", body: "small\r\n")
-            for raw in [torture, fragment, small, small] { try append(raw, to: folder) }
+            let folder = try seeded("SameIdReset", [torture, fragment, small, small])
             let harness = try await syncedHarness()
             let before = try harness.messages("work", folder)
             let bytes = try Dictionary(uniqueKeysWithValues: before.map { ($0.id, try harness.store.rawMessage(emailId: $0.id)) })
@@ -133,9 +138,8 @@ struct SameMessageSyncTests {
     @Test("a replayed APPEND is not skipped because another message in the folder shares its Message-ID")
     func appendBesideSameId() async throws {
         try await SharedServers.shared {
-            let folder = try newFolder("SameIdAppend")
             let id = "append-\(UUID().uuidString)@test"
-            try append(Self.message(id: id, subject: "Theirs", body: "another client's message\r\n"), to: folder)
+            let folder = try seeded("SameIdAppend", [Self.message(id: id, subject: "Theirs", body: "another client's message\r\n")])
             let harness = try await syncedHarness()
             let mine = Self.message(id: id, subject: "Mine", body: "my edited copy\r\n")
             let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)

@@ -33,8 +33,12 @@ enum MessageIdentityMigration {
         try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'email'")
         try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('email', ?)",
                        arguments: [max(sequence ?? 0, copied ?? 0)])
-        // Imports look a message up by fingerprint; the sync by fingerprint and Message-ID.
+        // Imports and the sync look a message up by fingerprint; rows without one (large
+        // messages stored before v4) by Message-ID, from an index of those rows only.
         try db.create(index: "email_fingerprint", on: "email", columns: ["accountId", "fingerprint"])
+        try db.execute(sql: """
+            CREATE INDEX email_unfingerprinted ON email(accountId, messageId) WHERE fingerprint IS NULL
+            """)
         try fillFingerprints(db)
     }
 
