@@ -30,7 +30,7 @@ extension MailStore {
             summary.alreadyPresent = 1
             return summary
         }
-        if let emailId = try sameMessage(as: message, accountId: accountId, rule: rule, db: db) {
+        if let emailId = try SameMessage.stored(message, accountId: accountId, rule: rule, db: db) {
             let linked = try associateUnlessHeld(emailId: emailId, folderId: folderId, uid: uid, db: db)
             if linked { summary.linked = 1 } else { summary.alreadyPresent = 1 }
             return summary
@@ -51,19 +51,6 @@ extension MailStore {
             arguments: [emailId, message.parsed.subject, message.searchAddresses, message.searchBody])
         summary.added = 1
         return summary
-    }
-
-    /// The stored message `message` is, by the account's rule.
-    static func sameMessage(as message: PreparedMessage, accountId: Int64, rule: SameMessage.Rule,
-                            db: Database) throws -> Int64? {
-        switch rule {
-        case .identicalBytes:
-            guard let raw = message.raw else { return nil }
-            return try SameMessage.storedCopy(of: raw, fingerprint: message.fingerprint, accountId: accountId, db: db)
-        case .serverCopy:
-            return try SameMessage.serverCopy(fingerprint: message.fingerprint, messageId: message.parsed.messageID,
-                                              accountId: accountId, folderId: message.incoming.folderId, db: db)
-        }
     }
 
     /// Links a known message to the folder, unless the folder already shows it (the same

@@ -33,7 +33,8 @@ struct PreparedMessage: Sendable {
         searchBody = String(body.prefix(Self.maxIndexedCharacters))
     }
 
-    /// A partial message came from the server with its header section and RFC822.SIZE.
+    /// Without the server's word: local bytes as a server would report them; a partial
+    /// message from the header section and RFC822.SIZE it came with.
     private static func fingerprint(of content: IncomingMessage.Content) -> MessageFingerprint {
         switch content {
         case .raw(let bytes): return MessageFingerprint(message: bytes)

@@ -27,6 +27,18 @@ enum SameMessage {
         return offline ?? true ? .identicalBytes : .serverCopy
     }
 
+    /// The stored message that `message` is, by `rule`.
+    static func stored(_ message: PreparedMessage, accountId: Int64, rule: Rule, db: Database) throws -> Int64? {
+        switch rule {
+        case .identicalBytes:
+            guard let raw = message.raw else { return nil }
+            return try storedCopy(of: raw, fingerprint: message.fingerprint, accountId: accountId, db: db)
+        case .serverCopy:
+            return try serverCopy(fingerprint: message.fingerprint, messageId: message.parsed.messageID,
+                                  accountId: accountId, folderId: message.incoming.folderId, db: db)
+        }
+    }
+
     /// The stored message that holds exactly `raw`.
     static func storedCopy(of raw: [UInt8], fingerprint: MessageFingerprint, accountId: Int64,
                            db: Database) throws -> Int64? {

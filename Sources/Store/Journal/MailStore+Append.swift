@@ -42,7 +42,7 @@ extension MailStore {
 
     /// The file name of the stored message with these bytes, when the target folder shows it.
     private static func heldCopy(of message: PreparedMessage, accountId: Int64, db: Database) throws -> String? {
-        guard let emailId = try sameMessage(as: message, accountId: accountId, rule: .identicalBytes, db: db) else {
+        guard let emailId = try SameMessage.stored(message, accountId: accountId, rule: .identicalBytes, db: db) else {
             return nil
         }
         return try String.fetchOne(db, sql: """
