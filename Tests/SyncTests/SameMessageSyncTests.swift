@@ -135,6 +135,29 @@ struct SameMessageSyncTests {
         }
     }
 
+    @Test("a file copied into a folder is the server's message: a COPY of it elsewhere is linked, whatever its line ends",
+          arguments: [
+              "From: Me <alice@example.test>\nSubject: LF\nMessage-ID: <%ID%>\n\nbody\nmore\n",
+              "From: Me <alice@example.test>\r\nSubject: CRLF\r\nMessage-ID: <%ID%>\r\n\r\nbody\r\n",
+              "From: Me <alice@example.test>\nSubject: header only\nMessage-ID: <%ID%>\n",
+          ])
+    func appendedThenCopied(template: String) async throws {
+        try await SharedServers.shared {
+            let (folder, other) = (try newFolder("Appended"), try newFolder("AppendedCopy"))
+            let id = "appended-\(UUID().uuidString)@test"
+            let harness = try await syncedHarness()
+            let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)
+            _ = try harness.store.recordAppend(Array(template.replacingOccurrences(of: "%ID%", with: id).utf8),
+                                               folderId: try harness.folder("work", folder).id ?? -1,
+                                               flags: .init(seen: true), context: context)
+            #expect(await harness.coordinator.applyJournal(account: "work"))
+            try TestServers.seed(["copy", "--user", "alice", "--mailbox", folder, "--message-id", "<\(id)>", "--to", other])
+            await harness.sync("work")
+            for path in [folder, other] { try harness.expectAgreement("work", user: "alice", folder: path) }
+            #expect(try harness.messages("work", other).map(\.id) == harness.messages("work", folder).map(\.id))
+        }
+    }
+
     @Test("a replayed APPEND is not skipped because another message in the folder shares its Message-ID")
     func appendBesideSameId() async throws {
         try await SharedServers.shared {
