@@ -104,10 +104,15 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // What import and sync tests check on every folder: source, listing and .status agree.
+        .target(name: "StoreTestSupport", dependencies: ["Store"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore", "StoreTestSupport"]),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport", "StoreTestSupport"]
+        ),
         .testTarget(name: "FUSETests", dependencies: ["FUSE", "Store"]),
         .testTarget(
             name: "IMAPTests",

@@ -9,6 +9,8 @@ the way another mail program would, over IMAPS verified with the test CA.
   seed.py expunge --user alice [--mailbox M] (--uids … | --message-id …)
   seed.py move    --user alice [--mailbox M] (--uids … | --message-id …) --to DEST
                   prints the COPYUID code: "UIDVALIDITY SOURCE-UIDS DEST-UIDS"
+  seed.py copy    --user alice [--mailbox M] (--uids … | --message-id …) --to DEST
+                  the same server message in a second mailbox; prints the COPYUID code
   seed.py count   --user alice [--mailbox M] [--at-least N [--timeout S]]
   seed.py list    --user alice [--mailbox M]     "UID<TAB>FLAGS<TAB>MESSAGE-ID<TAB>SUBJECT"
   seed.py create-mailbox --user alice NAME...
@@ -85,8 +87,16 @@ def cmd_expunge(session, args):
 
 
 def cmd_move(session, args):
+    transfer(session, args, "MOVE")
+
+
+def cmd_copy(session, args):
+    transfer(session, args, "COPY")
+
+
+def transfer(session, args, command):
     select(session, args.mailbox)
-    data = check(session.uid("MOVE", selected_uids(session, args), quote(args.to)))
+    data = check(session.uid(command, selected_uids(session, args), quote(args.to)))
     code = seed_imap.response_code(data, "COPYUID")
     code = code or seed_imap.response_code(session.untagged_responses.get("OK", []), "COPYUID")
     print(" ".join(code or ["?", "?", "?"]))
@@ -192,6 +202,7 @@ def parser():
         change.add_argument(name)
     commands.add_parser("expunge", parents=[common, which])
     commands.add_parser("move", parents=[common, which]).add_argument("--to", required=True)
+    commands.add_parser("copy", parents=[common, which]).add_argument("--to", required=True)
     count = commands.add_parser("count", parents=[common])
     count.add_argument("--at-least", type=int)
     count.add_argument("--timeout", type=float, default=10.0)

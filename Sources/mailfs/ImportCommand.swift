@@ -10,8 +10,10 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             A Maildir root becomes the account's inbox and its Maildir++ subfolders (.Sent, \
             .Work.Reports) become folders; an mbox file becomes a folder named after the file \
-            (INBOX.mbox -> inbox); a directory is searched for both. Running it again adds \
-            nothing twice. The account appears in the mount beside the configured ones.
+            (INBOX.mbox -> inbox); a directory is searched for both. Messages are the same \
+            only when their bytes are: two messages sharing a Message-ID are both imported, an \
+            exact copy is stored once (linked when it sits in another folder), so running it \
+            again adds nothing twice. The account appears in the mount beside the configured ones.
             """)
 
     @Argument(help: "Account name: the directory the account gets in the mount.")

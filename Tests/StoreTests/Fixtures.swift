@@ -15,6 +15,18 @@ enum Fixture {
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
     }
 
+    /// A message of `lines` numbered body lines: a stand-in for a big torture test.
+    static func long(id: String?, subject: String, lines: Int) -> [UInt8] {
+        message(id: id, subject: subject, body: (0..<lines).map { "line \($0) of a long message\r\n" }.joined())
+    }
+
+    /// The first `count` bytes of `raw`, cut after a line: how a fragment of a message
+    /// (a truncated copy, a forwarded excerpt) keeps its header and Message-ID.
+    static func fragment(of raw: [UInt8], bytes count: Int) -> [UInt8] {
+        let cut = raw[..<count].lastIndex(of: 10).map { $0 + 1 } ?? count
+        return Array(raw[..<cut])
+    }
+
     static func temporaryDirectory(_ label: String) -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("mailfs-\(label)-\(UUID().uuidString)")
@@ -61,6 +73,11 @@ final class TemporaryStore {
 
     func account(_ name: String = "test") throws -> Int64 {
         try store.ensureAccount(name: name, address: "\(name)@example.org", isOffline: true).id ?? -1
+    }
+
+    /// An account synced from a server (its messages follow `SameMessage.serverCopy`).
+    func serverAccount(_ name: String = "work") throws -> Int64 {
+        try store.ensureAccount(name: name, address: "\(name)@example.org", isOffline: false).id ?? -1
     }
 
     func folder(_ accountId: Int64, _ path: String, type: FolderType = .custom) throws -> Int64 {

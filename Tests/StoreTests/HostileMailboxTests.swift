@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 @testable import Store
 
@@ -30,6 +31,8 @@ struct HostileMailboxTests {
         try Fixture.writeMaildir(at: dir, Self.hostileMessages.enumerated().map { ("\($0.offset).x:2,", $0.element) })
         let report = try MailboxImporter(store: temp.store).importMail(from: dir, account: "hostile")
         #expect(report.summary.added == Self.hostileMessages.count)
+        #expect(try ListingInvariant.counts(temp.store, account: "hostile", folder: "inbox")
+                == .agreeing(on: Set(Self.hostileMessages).count))
         let account = try #require(try temp.store.account(named: "hostile")?.id)
         let inbox = try #require(try temp.store.folders(accountId: account).first?.id)
         let names = try temp.store.messages(inFolder: inbox).map(\.fileName)

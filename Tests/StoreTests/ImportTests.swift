@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 @testable import Store
 
@@ -28,6 +29,9 @@ struct ImportTests {
         #expect(Set(report.folders) == ["inbox", "sent", "Work/Reports", "Lists/dev"])
         let again = try importer.importMail(from: root, account: "mine")
         #expect(again.summary.added == 0 && again.summary.alreadyPresent == 5)
+        for (folder, count) in ["inbox": 2, "sent": 1, "Work/Reports": 1, "Lists/dev": 1] {
+            #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: folder) == .agreeing(on: count))
+        }
 
         let account = try #require(try temp.store.account(named: "mine"))
         let folders = try temp.store.folders(accountId: account.id ?? -1)
@@ -59,6 +63,56 @@ struct ImportTests {
         let listed = try temp.store.messages(inFolder: folder)
         #expect(listed.filter(\.isRead).count == 1)
         #expect(listed.filter(\.isStarred).count == 1)
+        #expect(try ListingInvariant.counts(temp.store, account: "m", folder: "Projects") == .agreeing(on: 2))
+    }
+
+    /// A torture test, a 3 KB fragment of it and a resend with one more header, all with
+    /// its Message-ID; two messages without one; an exact copy of the fragment.
+    static func sharingMessageIDs() -> (messages: [[UInt8]], distinct: Int) {
+        let torture = Fixture.long(id: "torture@x", subject: "Torture test", lines: 60_000)
+        let fragment = Fixture.fragment(of: torture, bytes: 3000)
+        let resent = Fixture.message(id: "torture@x", subject: "Torture test", extraHeaders: ["Resent-Date: Sat, 21 Nov 2026 10:00:00 +0000"])
+        let bare = [Fixture.message(id: nil, subject: "No id", body: "one\n"), Fixture.message(id: nil, subject: "No id", body: "two\n")]
+        return ([torture, fragment, resent] + bare + [fragment], 5)
+    }
+
+    @Test("an mbox holding messages that share a Message-ID lists each one, under its own name")
+    func mboxSharingMessageIDs() throws {
+        let temp = try TemporaryStore()
+        let dir = Fixture.temporaryDirectory("same-id-mbox")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (messages, distinct) = Self.sharingMessageIDs()
+        try Data(Fixture.mbox(messages)).write(to: dir.appendingPathComponent("Torture.mbox"))
+        let importer = MailboxImporter(store: temp.store)
+        let report = try importer.importMail(from: dir.appendingPathComponent("Torture.mbox"), account: "m")
+        #expect(report.summary.added == distinct && report.summary.alreadyPresent == messages.count - distinct)
+        #expect(try ListingInvariant.counts(temp.store, account: "m", folder: "Torture") == .agreeing(on: distinct))
+        let again = try importer.importMail(from: dir.appendingPathComponent("Torture.mbox"), account: "m")
+        #expect(again.summary.added == 0)
+        #expect(try ListingInvariant.counts(temp.store, account: "m", folder: "Torture") == .agreeing(on: distinct))
+        let account = try #require(try temp.store.account(named: "m")?.id)
+        let folder = try #require(try temp.store.folders(accountId: account).first?.id)
+        let sizes = try temp.store.messages(inFolder: folder).map(\.sizeBytes)
+        #expect(sizes.contains { $0 > 1_500_000 }, "the torture test is listed, not hidden behind its fragment")
+    }
+
+    @Test("a Maildir holding messages that share a Message-ID lists each one; a copy in a subfolder is linked")
+    func maildirSharingMessageIDs() throws {
+        let temp = try TemporaryStore()
+        let root = Fixture.temporaryDirectory("same-id-maildir")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (messages, distinct) = Self.sharingMessageIDs()
+        try Fixture.writeMaildir(at: root, messages.enumerated().map { ("\($0.offset).host:2,", $0.element) })
+        try Fixture.writeMaildir(at: root.appendingPathComponent(".Old"), [("a.host:2,S", messages[0])])
+        let report = try MailboxImporter(store: temp.store).importMail(from: root, account: "mine")
+        #expect(report.summary.added == distinct && report.summary.linked == 1)
+        #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "inbox") == .agreeing(on: distinct))
+        #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "Old") == .agreeing(on: 1))
+        let account = try #require(try temp.store.account(named: "mine")?.id)
+        let old = try #require(try temp.store.folders(accountId: account).first { $0.path == "Old" }?.id)
+        let archived = try #require(try temp.store.messages(inFolder: old).first)
+        #expect(archived.folderCount == 2)
+        #expect(try temp.store.rawMessage(emailId: archived.id) == messages[0])
     }
 
     @Test("a path with no mail is refused with a reason")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 @testable import Store
 
@@ -17,7 +18,7 @@ struct IngestTests {
         }
     }
 
-    @Test("the same message twice in one folder is stored once; in a second folder it is linked")
+    @Test("the same message again under its UID is stored once; in a second folder it is linked")
     func crossFolderDedup() throws {
         let temp = try TemporaryStore()
         let account = try temp.account()
@@ -36,9 +37,11 @@ struct IngestTests {
         #expect(inInbox[0].fileName == "2026-11-20 1432 Alice Smith - Lunch plans.eml")
         #expect(inInbox[0].sizeBytes == Int64(raw.count))
         #expect(try temp.store.rawMessage(emailId: inInbox[0].id) == raw)
+        #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "inbox") == .agreeing(on: 1))
+        #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "Work") == .agreeing(on: 1))
     }
 
-    @Test("messages without a Message-ID are recognised by their content")
+    @Test("imported messages without a Message-ID are recognised by their bytes")
     func digestDedup() throws {
         let temp = try TemporaryStore()
         let account = try temp.account()
@@ -49,6 +52,7 @@ struct IngestTests {
             [temp.incoming(a, folder: inbox, uid: 1), temp.incoming(b, folder: inbox, uid: 2),
              temp.incoming(a, folder: inbox, uid: 3)], accountId: account)
         #expect(summary.added == 2 && summary.alreadyPresent == 1)
+        #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "inbox") == .agreeing(on: 2))
     }
 
     @Test("colliding file names are disambiguated and stay unique")
@@ -61,7 +65,7 @@ struct IngestTests {
         }
         _ = try temp.store.ingest(messages, accountId: account)
         let names = try temp.store.messages(inFolder: inbox).map(\.fileName)
-        #expect(Set(names).count == 3)
+        #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "inbox") == .agreeing(on: 3))
         #expect(names.contains("2026-11-20 1432 Alice Smith - Same.eml"))
     }
 

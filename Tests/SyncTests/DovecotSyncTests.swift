@@ -40,8 +40,8 @@ struct DovecotSyncTests {
             #expect(harness.state("work").phase == .idle, "\(harness.state("work")) \(harness.log("work"))")
             #expect(harness.state("work").lastError == nil)
             let messages = try harness.messages("work", folder)
+            try await harness.expectAgreement("work", user: "alice", folder: folder)
             #expect(messages.count == ids.count)
-            #expect(Set(messages.map(\.fileName)).count == ids.count)
             let stored = try messages.filter { try harness.store.rawMessage(emailId: $0.id) != nil }
             #expect(stored.count == ids.count - 2, "messages over raw_store_max_kb are not stored whole")
             let big = try #require(messages.first { $0.sizeBytes > 256 * 1024 })
@@ -78,6 +78,7 @@ struct DovecotSyncTests {
             let flagged = try #require(now.first { $0.fileName.contains("Incr 0") })
             #expect(flagged.isStarred && flagged.isRead)
             let moved = try harness.messages("work", target)
+            for path in [folder, target] { try await harness.expectAgreement("work", user: "alice", folder: path) }
             #expect(moved.count == 1)
             #expect(moved.first?.id == movedBefore, "a moved message keeps its identity: no second download")
             #expect(try harness.store.search("Incr 1", accountId: harness.accountId("work")).isEmpty,
@@ -85,7 +86,7 @@ struct DovecotSyncTests {
         }
     }
 
-    @Test("a UIDVALIDITY change re-associates known messages by Message-ID instead of downloading them")
+    @Test("a UIDVALIDITY change re-associates known messages (Message-ID and fingerprint) instead of downloading them")
     func uidValidityChange() async throws {
         // Resetting UIDVALIDITY disconnects every session that has the mailbox selected:
         // other tests' syncs of the same account must not run meanwhile.
@@ -99,6 +100,7 @@ struct DovecotSyncTests {
             await harness.sync("work")
             let after = try harness.messages("work", folder)
             #expect(try harness.folder("work", folder).uidValidity != validity)
+            try await harness.expectAgreement("work", user: "alice", folder: folder)
             #expect(after.count == ids.count)
             #expect(Set(after.map(\.id)) == Set(before.map(\.id)), "same messages, same store ids")
             #expect(harness.log("work").contains("UIDVALIDITY changed"))

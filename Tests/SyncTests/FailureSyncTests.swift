@@ -91,9 +91,8 @@ struct FailureSyncTests {
             try await TestServers.control("start", "dovecot")
             await harness.sync("carol")
             #expect(harness.state("carol").lastError == nil, "\(harness.log("carol"))")
-            let messages = try harness.messages("carol", folder)
-            #expect(messages.count == 600)
-            #expect(Set(messages.map(\.fileName)).count == 600)
+            try await harness.expectAgreement("carol", user: "carol", folder: folder)
+            #expect(try harness.messages("carol", folder).count == 600)
         }
     }
 }

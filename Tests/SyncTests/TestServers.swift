@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Store
+import StoreTestSupport
 import Sync
 import TestSupport
 import Testing
@@ -20,6 +21,15 @@ enum TestServers {
         let result = try await ChildProcess.run("/usr/bin/python3", [try env("SEED")] + arguments)
         guard result.status == 0 else { throw SeedFailed(output: result.output, arguments: arguments) }
         return result.output
+    }
+
+    /// How many messages `mailbox` of `user` holds on the server (STATUS MESSAGES).
+    static func count(user: String, mailbox: String) async throws -> Int {
+        let output = try await seed(["count", "--user", user, "--mailbox", mailbox])
+        guard let count = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw SeedFailed(output: output, arguments: ["count", mailbox])
+        }
+        return count
     }
 
     struct SeedFailed: Error, CustomStringConvertible {
@@ -134,5 +144,19 @@ final class SyncHarness: Sendable {
 
     func messages(_ account: String, _ path: String) throws -> [MessageEntry] {
         try store.messages(inFolder: folder(account, path).id ?? -1)
+    }
+
+    /// Files listed in the folder, their distinct names and its `.status` count.
+    func counts(_ account: String, _ path: String) throws -> ListingInvariant.Counts {
+        try ListingInvariant.counts(store, account: account, folder: path)
+    }
+
+    /// Issue 11, "no message is ever hidden": the messages `user`'s server mailbox holds,
+    /// the files the folder lists and its `.status` count agree. `mailbox` defaults to
+    /// the folder's path (custom folders).
+    func expectAgreement(_ account: String, user: String, folder path: String, mailbox: String? = nil,
+                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let source = try await TestServers.count(user: user, mailbox: mailbox ?? path)
+        #expect(try counts(account, path) == .agreeing(on: source), "\(log(account))", sourceLocation: sourceLocation)
     }
 }

@@ -68,6 +68,8 @@ struct WriteBackSyncTests {
             #expect(await harness.coordinator.applyJournal(account: "work"))
             #expect(try await serverIds(target) == [ids[1]], "\(harness.log("work"))")
             #expect(Set(try await serverIds(folder)) == [ids[0], ids[2]])
+            await harness.sync("work")
+            for path in [folder, target] { try await harness.expectAgreement("work", user: "alice", folder: path) }
         }
     }
 
@@ -92,6 +94,9 @@ struct WriteBackSyncTests {
             #expect(try await serverIds("Trash").filter { $0 == ids[0] }.count == 1)
             #expect(try harness.store.journalCounts(accountId: accountId).pending == 0)
             #expect(try harness.messages("work", "trash").contains { $0.id == chosen })
+            await harness.sync("work")
+            try await harness.expectAgreement("work", user: "alice", folder: folder)
+            #expect(try harness.messages("work", "trash").contains { $0.id == chosen }, "still the same message after a sync")
         }
     }
 
@@ -114,6 +119,7 @@ struct WriteBackSyncTests {
             }
             #expect(try harness.messages("work", folder).map(\.id) == [chosen])
             #expect(try await serverIds(folder) == [ids[0]])
+            try await harness.expectAgreement("work", user: "alice", folder: folder)
             #expect(harness.state("work").changeError?.contains("reverted") == true, "\(harness.log("work"))")
         }
     }
@@ -137,6 +143,8 @@ struct WriteBackSyncTests {
             _ = try harness.store.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             #expect(try await serverIds(folder).filter { $0 == "note-\(folder)@test" }.count == 1)
+            await harness.sync("work")
+            try await harness.expectAgreement("work", user: "alice", folder: folder)
         }
     }
 }

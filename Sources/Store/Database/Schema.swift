@@ -11,6 +11,7 @@ enum Schema {
         migrator.registerMigration("v3-journal", migrate: createJournal)
         ReadPathIndexes.register(in: &migrator)
         migrator.registerMigration("v3-retention-index", migrate: createRetentionIndex)
+        migrator.registerMigration("v4-message-identity", migrate: MessageIdentityMigration.migrate)
         return migrator
     }
 
@@ -59,7 +60,8 @@ enum Schema {
             t.autoIncrementedPrimaryKey("id")
             t.belongsTo("account", onDelete: .cascade).notNull()
             t.belongsTo("thread", onDelete: .setNull)
-            // "<Message-ID>" or "sha:<digest>" when the message has none: cross-folder dedup key.
+            // "<Message-ID>", or a digest when the message has none. Replaced by
+            // `fingerprint`, not unique, in v4-message-identity.
             t.column("dedupKey", .text).notNull()
             t.column("messageId", .text)
             t.column("inReplyTo", .text).notNull()

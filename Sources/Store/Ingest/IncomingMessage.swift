@@ -56,17 +56,25 @@ public struct IncomingMessage: Sendable {
     public var flags: MessageFlags
     /// INTERNALDATE, or the file's mtime for imports.
     public var arrival: Date
+    /// What the server reported (RFC822.SIZE, BODY[HEADER]); nil for local bytes, whose
+    /// fingerprint is computed from them. Servers may report a size other than the byte
+    /// count they send, so a synced message keeps the server's word.
+    public var fingerprint: MessageFingerprint?
 
-    public init(raw: [UInt8], folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date) {
-        self.init(content: .raw(raw), folderId: folderId, uid: uid, flags: flags, arrival: arrival)
+    public init(raw: [UInt8], folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date,
+                fingerprint: MessageFingerprint? = nil) {
+        self.init(content: .raw(raw), folderId: folderId, uid: uid, flags: flags, arrival: arrival,
+                  fingerprint: fingerprint)
     }
 
-    public init(content: Content, folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date) {
+    public init(content: Content, folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date,
+                fingerprint: MessageFingerprint? = nil) {
         self.content = content
         self.folderId = folderId
         self.uid = uid
         self.flags = flags
         self.arrival = arrival
+        self.fingerprint = fingerprint
     }
 }
 
@@ -74,7 +82,7 @@ public struct IncomingMessage: Sendable {
 public struct IngestSummary: Sendable, Equatable {
     /// New messages stored.
     public var added = 0
-    /// Known messages (same dedup key) that gained a folder association.
+    /// Known messages (the same message, `SameMessage`) that gained a folder association.
     public var linked = 0
     /// Messages already in that folder: nothing written.
     public var alreadyPresent = 0

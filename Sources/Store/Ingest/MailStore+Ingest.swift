@@ -4,28 +4,34 @@ import MailCore
 
 extension MailStore {
     /// Stores messages of one account: parses them (outside the write lock), then in one
-    /// transaction adds new messages, links known ones (same Message-ID, FR-SYNC-01
-    /// cross-folder dedup) to their folder and skips what is already there.
-    /// Threads are not recomputed here: call `rethread(accountId:)` after a batch.
+    /// transaction adds new messages, links the ones the store already holds (the same
+    /// message, by the account's `SameMessage` rule) to their folder and skips what is
+    /// already there. Threads are not recomputed here: call `rethread(accountId:)` after a batch.
     public func ingest(_ messages: [IncomingMessage], accountId: Int64) throws -> IngestSummary {
         let prepared = messages.parallelMap(PreparedMessage.init)
         return try pool.write { db in
+            let rule = try SameMessage.rule(accountId: accountId, db: db)
             var summary = IngestSummary()
             for message in prepared {
-                summary += try Self.ingest(message, accountId: accountId, db: db)
+                summary += try Self.ingest(message, accountId: accountId, rule: rule, db: db)
             }
             return summary
         }
     }
 
-    static func ingest(_ message: PreparedMessage, accountId: Int64,
-                               db: Database) throws -> IngestSummary {
+    static func ingest(_ message: PreparedMessage, accountId: Int64, rule: SameMessage.Rule,
+                       db: Database) throws -> IngestSummary {
         var summary = IngestSummary()
         let folderId = message.incoming.folderId
-        if let existing = try EmailRecord
-            .filter(Column("accountId") == accountId && Column("dedupKey") == message.dedupKey)
-            .fetchOne(db), let emailId = existing.id {
-            let linked = try associate(emailId: emailId, folderId: folderId, uid: message.incoming.uid, db: db)
+        let uid = message.incoming.uid
+        // A UID names one message: the folder holds this one already.
+        if try Int64.fetchOne(db, sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?",
+                              arguments: [folderId, uid]) != nil {
+            summary.alreadyPresent = 1
+            return summary
+        }
+        if let emailId = try SameMessage.stored(message, accountId: accountId, rule: rule, db: db) {
+            let linked = try associateUnlessHeld(emailId: emailId, folderId: folderId, uid: uid, db: db)
             if linked { summary.linked = 1 } else { summary.alreadyPresent = 1 }
             return summary
         }
@@ -33,7 +39,7 @@ extension MailStore {
         var email = message.emailRecord(accountId: accountId, fileName: fileName)
         try email.insert(db)
         guard let emailId = email.id else { return summary }
-        _ = try associate(emailId: emailId, folderId: folderId, uid: message.incoming.uid, db: db)
+        _ = try associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
         if let raw = message.raw {
             try db.execute(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)",
                            arguments: [emailId, Data(raw)])
@@ -45,6 +51,16 @@ extension MailStore {
             arguments: [emailId, message.parsed.subject, message.searchAddresses, message.searchBody])
         summary.added = 1
         return summary
+    }
+
+    /// Links a known message to the folder, unless the folder already shows it (the same
+    /// bytes imported twice): its association keeps its UID then.
+    private static func associateUnlessHeld(emailId: Int64, folderId: Int64, uid: Int64, db: Database) throws -> Bool {
+        let held = try Int64.fetchOne(db, sql: """
+            SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ? AND imapUID > 0
+            """, arguments: [emailId, folderId])
+        if held != nil { return false }
+        return try associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
     }
 
     /// Puts the message in the folder under `uid`. A known association only gets its UID

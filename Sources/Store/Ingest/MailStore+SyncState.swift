@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MailCore
 
 /// What the sync engine reads and writes besides new messages: per-folder checkpoints,
 /// known UIDs, flags, deletions. Every write is its own transaction, so a killed sync
@@ -33,8 +34,8 @@ extension MailStore {
 
     /// UIDVALIDITY changed: every stored UID of the folder is meaningless. Associations
     /// are kept but marked stale (negative UID) so the re-sync can re-associate known
-    /// messages by Message-ID instead of deleting and downloading them again; the sync
-    /// drops what is still stale at its end (`dropStaleAssociations`).
+    /// messages (same Message-ID and fingerprint) instead of deleting and downloading them
+    /// again; the sync drops what is still stale at its end (`dropStaleAssociations`).
     public func beginUIDValidityReset(folderId: Int64, newUIDValidity: Int64) throws {
         try pool.write { db in
             // Placeholders of journal arrivals are not server UIDs: they stay as they are.
@@ -132,13 +133,17 @@ extension MailStore {
         }
     }
 
-    /// Whether a message with this dedup key ("<Message-ID>") is already stored; if so it
-    /// is linked to the folder under `uid` (FR-SYNC-01 cross-folder dedup) without a download.
-    public func linkKnownMessage(messageID: String, accountId: Int64, folderId: Int64, uid: Int64) throws -> Bool {
+    /// Whether the server message `uid` of `folderId` is another copy of a stored message
+    /// (`SameMessage.serverCopy`: same Message-ID and fingerprint, as a COPY or a Gmail label
+    /// gives, or the same folder's message back under a new UIDVALIDITY); if so it is
+    /// linked to the folder under `uid` (FR-SYNC-01) without a download.
+    public func linkKnownMessage(fingerprint: MessageFingerprint, messageID: String?, accountId: Int64,
+                                 folderId: Int64, uid: Int64) throws -> Bool {
         try pool.write { db in
-            guard let emailId = try Int64.fetchOne(db, sql: """
-                SELECT id FROM email WHERE accountId = ? AND dedupKey = ?
-                """, arguments: [accountId, "<\(messageID)>"]) else { return false }
+            guard let emailId = try SameMessage.serverCopy(fingerprint: fingerprint, messageId: messageID,
+                                                           accountId: accountId, folderId: folderId, db: db) else {
+                return false
+            }
             _ = try Self.associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
             return true
         }
@@ -165,7 +170,7 @@ extension MailStore {
     }
 
     /// "Reset Sync State" (FR-SYNC-18): forget every checkpoint so the next sync is a full
-    /// one. Messages stay and are re-associated by Message-ID, not downloaded again.
+    /// one. Messages stay in their folders under their UIDs, not downloaded again.
     public func resetSyncState(accountName: String) throws {
         try pool.write { db in
             try db.execute(sql: """

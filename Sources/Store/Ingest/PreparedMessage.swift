@@ -6,7 +6,7 @@ import MailCore
 struct PreparedMessage: Sendable {
     var incoming: IncomingMessage
     var parsed: ParsedMessage
-    var dedupKey: String
+    var fingerprint: MessageFingerprint
     var searchBody: String
 
     /// The bytes to keep in the store; nil when only part of the message was fetched.
@@ -28,17 +28,17 @@ struct PreparedMessage: Sendable {
             parsed.bodyHTML = partial.bodyHTML
             parsed.attachments = partial.attachments
         }
-        dedupKey = Self.dedupKey(messageID: parsed.messageID, content: incoming.content)
+        fingerprint = incoming.fingerprint ?? Self.fingerprint(of: incoming.content)
         let body = parsed.bodyPlain ?? parsed.bodyHTML.map { HTMLText.plainText(fromHTML: $0) } ?? ""
         searchBody = String(body.prefix(Self.maxIndexedCharacters))
     }
 
-    /// "<Message-ID>", or a digest of what we have when there is none (FR-SYNC-01 dedup).
-    static func dedupKey(messageID: String?, content: IncomingMessage.Content) -> String {
-        if let messageID, !messageID.isEmpty { return "<\(messageID)>" }
+    /// Without the server's word: local bytes as a server would report them; a partial
+    /// message from the header section and RFC822.SIZE it came with.
+    private static func fingerprint(of content: IncomingMessage.Content) -> MessageFingerprint {
         switch content {
-        case .raw(let bytes): return "digest:\(ContentDigest.hex(of: bytes))"
-        case .partial(let partial): return "digest:\(ContentDigest.hex(of: partial.header))-\(partial.size)"
+        case .raw(let bytes): return MessageFingerprint(message: bytes)
+        case .partial(let partial): return MessageFingerprint(size: partial.size, header: partial.header)
         }
     }
 
@@ -50,7 +50,7 @@ struct PreparedMessage: Sendable {
         let from = parsed.from.first
         let flags = incoming.flags
         return EmailRecord(
-            id: nil, accountId: accountId, threadId: nil, dedupKey: dedupKey,
+            id: nil, accountId: accountId, threadId: nil, fingerprint: fingerprint.stored,
             messageId: parsed.messageID,
             inReplyTo: parsed.inReplyTo.joined(separator: " "),
             references: parsed.references.joined(separator: " "),

@@ -4,10 +4,17 @@ import MailCore
 
 extension MailStore {
     /// `cp note.eml FOLDER/`: the message is stored and listed at once (placeholder UID),
-    /// and an APPEND row carries its bytes. Returns the stored file name.
+    /// and an APPEND row carries its bytes. Returns the stored file name. The copy is linked
+    /// to a stored message only when it is the same message (`SameMessage`); in an offline
+    /// account a folder that already holds these very bytes is left as it is.
     public func recordAppend(_ raw: [UInt8], folderId: Int64, flags: MessageFlags,
                              context: WriteContext, now: Date = Date()) throws -> String {
-        try pool.write { db in
+        var prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: folderId, uid: 0, flags: flags, arrival: now))
+        return try pool.write { db in
+            let rule = try SameMessage.rule(accountId: context.accountId, db: db)
+            if rule == .identicalBytes, let held = try Self.heldCopy(of: prepared, accountId: context.accountId, db: db) {
+                return held
+            }
             var writer = try JournalWriter(db: db, context: context, now: now, deletion: false)
             var row = try writer.insert(.append) { row in
                 row.targetFolderId = folderId
@@ -16,8 +23,8 @@ extension MailStore {
             }
             guard let changeId = row.id else { throw LocalChangeError.notFound }
             let placeholder = PlaceholderUID.forChange(changeId)
-            let incoming = IncomingMessage(raw: raw, folderId: folderId, uid: placeholder, flags: flags, arrival: now)
-            _ = try Self.ingest(PreparedMessage(incoming), accountId: context.accountId, db: db)
+            prepared.incoming.uid = placeholder
+            _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, db: db)
             guard let emailId = try Int64.fetchOne(db, sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?",
                                                    arguments: [folderId, placeholder]) else {
                 throw LocalChangeError.notFound
@@ -31,6 +38,17 @@ extension MailStore {
             try writer.finishIfOffline()
             return try String.fetchOne(db, sql: "SELECT fileName FROM email WHERE id = ?", arguments: [emailId]) ?? ""
         }
+    }
+
+    /// The file name of the stored message with these bytes, when the target folder shows it.
+    private static func heldCopy(of message: PreparedMessage, accountId: Int64, db: Database) throws -> String? {
+        guard let emailId = try SameMessage.stored(message, accountId: accountId, rule: .identicalBytes, db: db) else {
+            return nil
+        }
+        return try String.fetchOne(db, sql: """
+            SELECT e.fileName FROM email e JOIN emailFolder f ON f.emailId = e.id
+            WHERE e.id = ? AND f.folderId = ? AND f.pending IS NULL
+            """, arguments: [emailId, message.incoming.folderId])
     }
 }
 

@@ -48,13 +48,16 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// One message of an account, whatever folders it sits in (cross-folder dedup).
+/// One message of an account, whatever folders it sits in (`SameMessage` decides which
+/// incoming messages are this one).
 public struct EmailRecord: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "email"
     public var id: Int64?
     public var accountId: Int64
     public var threadId: Int64?
-    public var dedupKey: String
+    /// `MessageFingerprint.stored`; nil only for rows stored before fingerprints whose
+    /// bytes were never stored whole.
+    public var fingerprint: String?
     public var messageId: String?
     public var inReplyTo: String
     public var references: String

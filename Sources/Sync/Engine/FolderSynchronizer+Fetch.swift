@@ -3,9 +3,10 @@ import IMAP
 import MailCore
 import Store
 
-/// Fetching new messages: first what identifies them (Message-ID, size, flags), so a
-/// message already stored from another folder is only linked (FR-SYNC-01 dedup, and the
-/// UIDVALIDITY re-sync); then small messages whole and large ones in parts.
+/// Fetching new messages: first what identifies them (size, header, flags), so a message
+/// the store already holds from another folder (a COPY, a Gmail label) or from before a
+/// UIDVALIDITY change is only linked (FR-SYNC-01; docs/SYNC-RULES.md, "The same message");
+/// then small messages whole and large ones in parts.
 extension FolderSynchronizer {
     struct BatchOutcome {
         var added = 0
@@ -14,29 +15,29 @@ extension FolderSynchronizer {
     }
 
     private struct Candidate {
-        var uid: Int64
+        var identity: ServerIdentity
         var flags: MessageFlags
         var arrival: Date
-        var size: Int
+
+        var uid: Int64 { Int64(identity.uid) }
+        var size: Int { identity.fingerprint.size }
     }
 
-    static let identityItems = ["FLAGS", "INTERNALDATE", "RFC822.SIZE", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"]
+    static let identityItems = ["FLAGS", "INTERNALDATE"] + ServerIdentity.fetchItems
 
     func fetchNew(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> BatchOutcome {
         var outcome = BatchOutcome()
         let identities = try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems)
         var candidates: [Candidate] = []
         for attributes in identities {
-            guard let uid = attributes.uid.map(Int64.init) else { continue }
-            let header = attributes.bodySections.first { $0.key.spec.hasPrefix("HEADER.FIELDS") }?.value ?? []
-            if let messageID = MessageParser.parse(header + [13, 10]).messageID,
-               try store.linkKnownMessage(messageID: messageID, accountId: accountId, folderId: folderId, uid: uid) {
+            guard let identity = ServerIdentity(attributes) else { continue }
+            if try store.linkKnownMessage(fingerprint: identity.fingerprint, messageID: identity.messageID,
+                                          accountId: accountId, folderId: folderId, uid: Int64(identity.uid)) {
                 outcome.linked += 1
                 continue
             }
-            candidates.append(Candidate(uid: uid, flags: Self.messageFlags(attributes.flags ?? []),
-                                        arrival: attributes.internalDate ?? Date(),
-                                        size: Int(clamping: attributes.rfc822Size ?? 0)))
+            candidates.append(Candidate(identity: identity, flags: Self.messageFlags(attributes.flags ?? []),
+                                        arrival: attributes.internalDate ?? Date()))
         }
         // A UID the server did not answer for has vanished meanwhile: nothing to store.
         let small = candidates.filter { $0.size <= rawStoreMaxBytes }
@@ -52,13 +53,13 @@ extension FolderSynchronizer {
                     log.record("UID \(candidate.uid): server sent no content; retried next sync", level: .warning)
                     continue
                 }
-                incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid,
-                                                flags: candidate.flags, arrival: candidate.arrival))
+                incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid, flags: candidate.flags,
+                                                arrival: candidate.arrival, fingerprint: candidate.identity.fingerprint))
             }
         }
         for candidate in large {
             do {
-                let partial = try await fetchPartial(uid: candidate.uid, size: candidate.size, connection: connection)
+                let partial = try await fetchPartial(candidate.identity, connection: connection)
                 incoming.append(IncomingMessage(content: .partial(partial), folderId: folderId, uid: candidate.uid,
                                                 flags: candidate.flags, arrival: candidate.arrival))
             } catch let error as IMAPError where !error.endsConnection {
@@ -72,11 +73,13 @@ extension FolderSynchronizer {
         return outcome
     }
 
-    /// Header, structure and text bodies of a message too large to store whole.
-    private func fetchPartial(uid: Int64, size: Int, connection: IMAPConnection) async throws -> PartialContent {
-        let set = UIDSet(uids: [UInt32(clamping: uid)])
-        let meta = try await connection.uidFetch(set, items: ["BODYSTRUCTURE", "BODY.PEEK[HEADER]"]).first
-        let header = meta?.bodySections[BodySection("HEADER")] ?? []
+    /// Structure and text bodies of a message too large to store whole; its header came
+    /// with its identity.
+    private func fetchPartial(_ identity: ServerIdentity, connection: IMAPConnection) async throws -> PartialContent {
+        let set = UIDSet(uids: [identity.uid])
+        let header = identity.header
+        let size = identity.fingerprint.size
+        let meta = try await connection.uidFetch(set, items: ["BODYSTRUCTURE"]).first
         guard let structure = meta?.bodyStructure else {
             return PartialContent(header: header, bodyPlain: nil, bodyHTML: nil, attachments: [], size: size)
         }

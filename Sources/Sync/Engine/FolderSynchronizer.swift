@@ -41,7 +41,7 @@ struct FolderSynchronizer {
         var checkpointModSeq = folder.highestModSeq
         let reset = folder.uidValidity != nil && folder.uidValidity != uidValidity
         if reset {
-            log.record("\(folder.path): UIDVALIDITY changed (\(folder.uidValidity ?? 0) -> \(uidValidity)); re-syncing by Message-ID",
+            log.record("\(folder.path): UIDVALIDITY changed (\(folder.uidValidity ?? 0) -> \(uidValidity)); re-associating known messages",
                        level: .warning)
             try store.beginUIDValidityReset(folderId: folderId, newUIDValidity: uidValidity)
             lastSyncedUID = 0

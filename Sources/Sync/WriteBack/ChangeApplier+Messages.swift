@@ -4,8 +4,8 @@ import MailCore
 import Store
 
 /// The IMAP side of message changes. Each step first checks where the messages are now
-/// (UID SEARCH in the source, Message-ID in the target), so replaying a change after a
-/// crash never applies it twice.
+/// (UID SEARCH in the source; in the target, the Message-ID confirmed by size and header,
+/// `ServerMatch`), so replaying a change after a crash never applies it twice.
 extension ChangeApplier {
     func apply(_ rows: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
         let batch = try await withServerUIDs(rows, over: connection)
@@ -23,7 +23,7 @@ extension ChangeApplier {
 
     /// A row recorded while its message was still arriving in the source (moved twice
     /// before the first move reached the server) names a placeholder: use the UID the
-    /// store has now, else find the message in the source by Message-ID.
+    /// store has now, else find the message in the source.
     private func withServerUIDs(_ rows: [JournalChange], over connection: IMAPConnection) async throws -> [JournalChange] {
         var resolved = rows
         for index in resolved.indices {
@@ -33,7 +33,7 @@ extension ChangeApplier {
                !PlaceholderUID.isPlaceholder(current) {
                 resolved[index].uid = current
             } else if let folder = try store.folder(id: folderId),
-                      let found = try await find(resolved[index].messageId, in: folder, over: connection) {
+                      let found = try await find(resolved[index], in: folder, over: connection) {
                 resolved[index].uid = Int64(found)
             }
         }
@@ -98,7 +98,7 @@ extension ChangeApplier {
         if !connection.supports(.move) {
             var copied: [JournalChange] = []
             for row in toMove where row.interrupted {
-                if let uid = try await find(row.messageId, in: target, over: connection) {
+                if let uid = try await find(row, in: target, over: connection) {
                     copied.append(row)
                     if let id = row.id { outcomes[id] = .init(id: id, event: .applied, targetUID: Int64(uid)) }
                 }
@@ -120,7 +120,7 @@ extension ChangeApplier {
         for row in batch where !present.contains(UInt32(clamping: row.uid ?? 0)) {
             guard let id = row.id, outcomes[id] == nil else { continue }
             // Already moved (by us before a crash, or by another client), or gone.
-            let found = try await find(row.messageId, in: target, over: connection)
+            let found = try await find(row, in: target, over: connection)
             outcomes[id] = .init(id: id, event: .applied, targetUID: found.map(Int64.init), gone: found == nil)
         }
         return batch.compactMap { $0.id.flatMap { outcomes[$0] } }
@@ -176,7 +176,8 @@ extension ChangeApplier {
         }
     }
 
-    /// Gmail: the message is found in All Mail by Message-ID and copied to the target.
+    /// Gmail: the message is found in All Mail (by Message-ID, confirmed by size and
+    /// header) and copied to the target.
     private func applyCopiesFromAll(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
         guard let targetId = batch.first?.targetFolderId, let target = try store.folder(id: targetId) else {
             throw Refusal(reason: "the target folder no longer exists")
@@ -188,7 +189,7 @@ extension ChangeApplier {
         var outcomes: [MailStore.ChangeOutcome] = []
         for row in batch {
             guard let id = row.id else { continue }
-            guard let uid = try await searchMessageID(row.messageId, over: connection) else {
+            guard let uid = try await searchMessage(row, over: connection) else {
                 outcomes.append(.init(id: id, event: .applied, gone: true))
                 continue
             }
@@ -199,13 +200,13 @@ extension ChangeApplier {
         return outcomes
     }
 
-    /// APPEND, unless a previous run already appended it (same Message-ID in the target).
+    /// APPEND, unless a previous run already appended it (the same message in the target).
     private func applyAppend(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let targetId = row.targetFolderId, let target = try store.folder(id: targetId) else {
             throw Refusal(reason: "the target folder no longer exists")
         }
-        if let uid = try await find(row.messageId, in: target, over: connection) {
+        if let uid = try await find(row, in: target, over: connection) {
             return .init(id: id, event: .applied, targetUID: Int64(uid))
         }
         guard let message = try store.appendContent(changeId: id) else { throw Refusal(reason: "the message is gone") }
@@ -226,14 +227,14 @@ extension ChangeApplier {
     }
 
     /// Which of the batch's UIDs the source still holds (selects the source). Under a new
-    /// UIDVALIDITY the recorded UIDs name nothing: each message is found by Message-ID
-    /// (the batch's rows get those UIDs), and one without a Message-ID counts as gone.
+    /// UIDVALIDITY the recorded UIDs name nothing: each message is found again (the batch's
+    /// rows get those UIDs), and one without a Message-ID counts as gone.
     private func presentUIDs(_ batch: inout [JournalChange], in source: FolderRecord,
                              over connection: IMAPConnection) async throws -> Set<UInt32> {
         let mailbox = try await connection.select(source.imapPath)
         if let current = mailbox.uidValidity.map(Int64.init) {
             for index in batch.indices where batch[index].uidValidity.map({ $0 != current }) ?? false {
-                batch[index].uid = try await searchMessageID(batch[index].messageId, over: connection).map(Int64.init) ?? 0
+                batch[index].uid = try await searchMessage(batch[index], over: connection).map(Int64.init) ?? 0
                 batch[index].uidValidity = current
             }
         }
@@ -245,17 +246,32 @@ extension ChangeApplier {
         return present.intersection(uids)
     }
 
-    /// The UID of the message with this Message-ID in `folder` (examines it).
-    private func find(_ messageId: String?, in folder: FolderRecord, over connection: IMAPConnection) async throws -> UInt32? {
-        guard messageId?.isEmpty == false else { return nil }
+    /// The UID of the row's message in `folder` (examines it).
+    private func find(_ row: JournalChange, in folder: FolderRecord, over connection: IMAPConnection) async throws -> UInt32? {
+        guard row.messageId?.isEmpty == false else { return nil }
         _ = try await connection.examine(folder.imapPath)
-        return try await searchMessageID(messageId, over: connection)
+        return try await searchMessage(row, over: connection)
     }
 
-    private func searchMessageID(_ messageId: String?, over connection: IMAPConnection) async throws -> UInt32? {
-        guard let messageId, !messageId.isEmpty,
+    /// The highest UID of the selected mailbox that holds the row's message: it carries
+    /// the Message-ID and is that message (`ServerMatch`), not another one sharing the
+    /// Message-ID (a fragment, a second delivery). When the store no longer has the message
+    /// its Message-ID is all there is to go by.
+    private func searchMessage(_ row: JournalChange, over connection: IMAPConnection) async throws -> UInt32? {
+        guard let messageId = row.messageId, !messageId.isEmpty,
               let quoted = MessageIDQuery.quoted("<\(messageId)>") else { return nil }
-        return try await connection.uidSearch("HEADER Message-ID \(quoted)").max()
+        let hits = try await connection.uidSearch("HEADER Message-ID \(quoted)")
+        guard !hits.isEmpty else { return nil }
+        guard let match = try row.emailId.flatMap({ try store.serverMatch(emailId: $0) }) else { return hits.max() }
+        let asked = Set(hits)
+        var found: [UInt32] = []
+        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: hits)) {
+            let fetched = try await connection.uidFetch(chunk, items: ServerIdentity.fetchItems)
+            // Unsolicited FETCHes of other UIDs may come along (docs/IMAP-QUIRKS.md §1.6).
+            found += fetched.compactMap(ServerIdentity.init)
+                .filter { asked.contains($0.uid) && match.accepts($0.fingerprint) }.map(\.uid)
+        }
+        return found.max()
     }
 }
 
