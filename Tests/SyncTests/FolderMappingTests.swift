@@ -1,3 +1,4 @@
+import IMAP
 import Testing
 @testable import Sync
 
@@ -43,7 +44,7 @@ struct FolderMappingTests {
 struct SyncBlocksTests {
     @Test("SEARCH SINCE dates are in IMAP date format")
     func searchDate() {
-        let date = FolderSynchronizer.searchDate(daysBack: 31, now: .init(timeIntervalSince1970: 1_795_000_000))
+        let date = IMAPDate.search(FolderSynchronizer.windowStart(daysBack: 31, now: .init(timeIntervalSince1970: 1_795_000_000)))
         #expect(date == "18-Oct-2026")
     }
 

@@ -70,13 +70,19 @@ public actor ScriptedPeer {
     }
 
     /// Plays a transcript: each `C:` line must be what the client sends next (else the
-    /// play stops with `unexpected`), each `S:` line is sent to it; other lines are comments.
+    /// connection is closed and the play stops with `unexpected`), each `S:` line is sent
+    /// to it; other lines are comments.
     public func play(_ transcript: String) async throws {
         for line in transcript.split(separator: "\n") {
             if line.hasPrefix("C: ") || line == "C:" {
                 let expected = String(line.dropFirst(3))
                 let got = try await clientLine()
-                guard got == expected else { throw ScriptError.unexpected(expected: expected, got: got) }
+                guard got == expected else {
+                    // The client's command would otherwise wait forever for its answer, and
+                    // with it the test and the whole run: a closed connection ends it.
+                    try? await channel.close()
+                    throw ScriptError.unexpected(expected: expected, got: got)
+                }
             } else if line.hasPrefix("S: ") {
                 try await send(String(line.dropFirst(3)))
             }

@@ -6,11 +6,13 @@ public enum StoreOperation: String, Sendable {
 }
 
 extension IMAPConnection {
-    /// UID SEARCH with `criteria` as IMAP text (`SINCE 1-Nov-2026`, `ALL`); build dates with
-    /// `IMAPDate.search(_:)`. Returns the UIDs in the order the server sent them.
-    public func uidSearch(_ criteria: String) async throws(IMAPError) -> [UInt32] {
-        try CommandText.requireLine(criteria, what: "search criteria")
-        let result = try await execute("UID SEARCH", claims: Self.isSearch) { $0.raw("UID SEARCH " + criteria) }
+    /// UID SEARCH; returns the UIDs in the order the server sent them.
+    public func uidSearch(_ key: SearchKey) async throws(IMAPError) -> [UInt32] {
+        try key.check()
+        let result = try await execute("UID SEARCH", claims: Self.isSearch) { command in
+            command.raw("UID SEARCH")
+            key.encode(into: &command)
+        }
         return result.untagged.flatMap { response -> [UInt32] in
             if case .search(let uids, _) = response { uids } else { [] }
         }

@@ -7,7 +7,7 @@ import Synchronization
 ///     let imap = try await IMAPConnection.connect(host: "imap.example.com", port: 993, security: .tls)
 ///     try await imap.login(user: "alice", password: secret)
 ///     let inbox = try await imap.select("INBOX")
-///     let uids = try await imap.uidSearch("SINCE 1-Nov-2026")
+///     let uids = try await imap.uidSearch(.since(lastWeek))
 ///
 /// Commands are sent one at a time in call order. Every untagged response a command did
 /// not ask for (EXISTS, EXPUNGE, flag FETCHes, VANISHED, BYE) arrives on `events`.

@@ -48,7 +48,7 @@ struct FolderSynchronizer {
             checkpointModSeq = nil
         }
         var result = Result()
-        let serverUIDs = Set(try await connection.uidSearch("ALL").map(Int64.init))
+        let serverUIDs = Set(try await connection.uidSearch(.all).map(Int64.init))
         let known = try store.knownMessages(folderId: folderId)
         let vanished = Set(known.keys).subtracting(serverUIDs)
         if !vanished.isEmpty {
@@ -56,7 +56,7 @@ struct FolderSynchronizer {
         }
         result.flagChanges = try await syncFlags(folderId: folderId, known: known.filter { serverUIDs.contains($0.key) },
                                                  modSeq: checkpointModSeq, connection: connection)
-        let inWindow = try await connection.uidSearch("SINCE \(Self.searchDate(daysBack: windowDays + 1))")
+        let inWindow = try await connection.uidSearch(.since(Self.windowStart(daysBack: windowDays + 1)))
         let missing = inWindow.map(Int64.init).filter { known[$0] == nil }.sorted()
         var fetched = 0
         progress(0, missing.count)
@@ -117,9 +117,9 @@ struct FolderSynchronizer {
                             draft: stored.draft, deleted: flags.contains { $0.lowercased() == "\\deleted" })
     }
 
-    /// `SEARCH SINCE` compares dates only, in the server's time zone: the caller widens
-    /// the window by a day (docs/IMAP-QUIRKS.md §3.6).
-    static func searchDate(daysBack: Int, now: Date = Date()) -> String {
-        IMAPDate.search(now.addingTimeInterval(-Double(daysBack) * 86_400))
+    /// The start of a `SEARCH SINCE` window. SINCE compares dates only, in the server's
+    /// time zone: the caller widens the window by a day (docs/IMAP-QUIRKS.md §3.6).
+    static func windowStart(daysBack: Int, now: Date = Date()) -> Date {
+        now.addingTimeInterval(-Double(daysBack) * 86_400)
     }
 }

@@ -165,7 +165,7 @@ extension ChangeApplier {
             if connection.supports(.uidPlus) {
                 try await connection.uidExpunge(chunk)
             } else {
-                let marked = try await connection.uidSearch("DELETED")
+                let marked = try await connection.uidSearch(.deleted)
                 if marked.allSatisfy({ chunk.contains($0) }) {
                     try await connection.expunge()
                 } else {
@@ -241,7 +241,7 @@ extension ChangeApplier {
         let uids = batch.compactMap { $0.uid.map { UInt32(clamping: $0) } }.filter { $0 > 0 }
         var present = Set<UInt32>()
         for chunk in await connection.commandSizedChunks(of: UIDSet(uids: uids)) {
-            present.formUnion(try await connection.uidSearch("UID \(chunk)"))
+            present.formUnion(try await connection.uidSearch(.uids(chunk)))
         }
         return present.intersection(uids)
     }
@@ -258,9 +258,10 @@ extension ChangeApplier {
     /// Message-ID (a fragment, a second delivery). When the store no longer has the message
     /// its Message-ID is all there is to go by.
     private func searchMessage(_ row: JournalChange, over connection: IMAPConnection) async throws -> UInt32? {
+        // SEARCH without CHARSET is US-ASCII: a Message-ID that is not cannot be searched.
         guard let messageId = row.messageId, !messageId.isEmpty,
-              let quoted = MessageIDQuery.quoted("<\(messageId)>") else { return nil }
-        let hits = try await connection.uidSearch("HEADER Message-ID \(quoted)")
+              messageId.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        let hits = try await connection.uidSearch(.header(field: "Message-ID", value: "<\(messageId)>"))
         guard !hits.isEmpty else { return nil }
         guard let match = try row.emailId.flatMap({ try store.serverMatch(emailId: $0) }) else { return hits.max() }
         let asked = Set(hits)
@@ -272,14 +273,6 @@ extension ChangeApplier {
                 .filter { asked.contains($0.uid) && match.accepts($0.fingerprint) }.map(\.uid)
         }
         return found.max()
-    }
-}
-
-/// A Message-ID as an IMAP quoted string for SEARCH HEADER; nil if it cannot be one.
-enum MessageIDQuery {
-    static func quoted(_ text: String) -> String? {
-        guard text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
 

@@ -161,7 +161,7 @@ struct IdleTests {
             C: A0001 IDLE
             S: + idling
             """)
-        async let found = imap.uidSearch("ALL")
+        async let found = imap.uidSearch(.all)
         try await server.play("""
             C: DONE
             S: A0001 OK IDLE terminated
@@ -225,7 +225,7 @@ struct IdleTests {
         _ server: ScriptedServer, _ imap: IMAPConnection, tag: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        async let found = imap.uidSearch("ALL")
+        async let found = imap.uidSearch(.all)
         try await server.play("""
             C: \(tag) UID SEARCH ALL
             S: * SEARCH 3 7

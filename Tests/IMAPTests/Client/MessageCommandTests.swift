@@ -77,7 +77,7 @@ struct MessageCommandTests {
     @Test("UID SEARCH returns the UIDs")
     func search() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        async let found = imap.uidSearch("SINCE 1-Feb-2026")
+        async let found = imap.uidSearch(.since(Date(timeIntervalSince1970: 1_769_904_000)))
         try await server.play("""
             C: A0001 UID SEARCH SINCE 1-Feb-2026
             S: * SEARCH 4 9 11
@@ -86,10 +86,20 @@ struct MessageCommandTests {
         #expect(try await found == [4, 9, 11])
     }
 
-    @Test("criteria with a line break are refused rather than injected")
+    @Test("search values with a line break travel as a literal; a field name that is not an atom is refused")
     func searchInjection() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        let result = await outcome { try await imap.uidSearch("ALL\r\nA9 DELETE INBOX") }
+        async let found = imap.uidSearch(.header(field: "Message-ID", value: "x\r\nA9 DELETE INBOX"))
+        try await server.play("""
+            C: A0001 UID SEARCH HEADER Message-ID {18}
+            S: + go ahead
+            C: x
+            C: A9 DELETE INBOX
+            S: * SEARCH
+            S: A0001 OK Search completed
+            """)
+        #expect(try await found == [])
+        let result = await outcome { try await imap.uidSearch(.header(field: "Subject\r\nA9 DELETE INBOX", value: "x")) }
         guard case .invalidArgument? = result.imapError else {
             Issue.record("expected invalidArgument, got \(result)")
             return

@@ -26,9 +26,9 @@ struct SessionErrorTests {
     @Test("BAD is a command error with its text")
     func badCommand() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        async let search = outcome { try await imap.uidSearch("FOO") }
+        async let search = outcome { try await imap.uidSearch(.all) }
         try await server.play("""
-            C: A0001 UID SEARCH FOO
+            C: A0001 UID SEARCH ALL
             S: A0001 BAD [CLIENTBUG] Error in IMAP command UID SEARCH: Unknown argument FOO
             """)
         let failure = CommandFailure(
