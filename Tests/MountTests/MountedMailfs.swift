@@ -30,10 +30,18 @@ final class MountedMailfs {
         environment = env
     }
 
-    /// A test that ends without `await stop()` leaves the unmount to a thread of its own: deinit
-    /// cannot await, and must not hold a cooperative thread for the seconds it may take.
+    /// A test that ends without `await stop()`: deinit cannot await, and must not hold a
+    /// cooperative thread for the seconds an unmount may take, so it detaches the mount
+    /// (`fusermount3 -uz`, at once) and asks the process to end; a thread of its own waits
+    /// for it. Nothing is left mounted even if the test process exits first.
     deinit {
         let (process, mountPoint, root) = (process, mountPoint, root)
+        guard let process, process.isRunning else {
+            try? FileManager.default.removeItem(at: root)
+            return
+        }
+        process.signal(SIGTERM)
+        _ = try? ChildProcess("/bin/fusermount3", ["-uz", mountPoint.path]).wait()
         Thread {
             Self.unmount(process, at: mountPoint)
             try? FileManager.default.removeItem(at: root)
