@@ -24,10 +24,11 @@ let package = Package(
         ),
         // Pure Swift, no I/O: parsing, threading, naming.
         .target(name: "MailCore"),
-        // The configuration file and the paths mailfs uses.
+        // The configuration file and the paths mailfs uses (saved searches are checked
+        // with MailCore's query parser).
         .target(
             name: "Config",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["MailCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // GRDB over the system SQLite: schema, migrations, queries, import.
         .target(

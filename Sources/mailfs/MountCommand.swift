@@ -48,7 +48,11 @@ struct MountCommand: ParsableCommand {
         for account in config?.accounts ?? [] {
             try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         }
-        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config))
+        var settings = MailTree.Settings()
+        settings.searches = SavedSearches(
+            shared: config?.searches ?? [],
+            byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
+        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config), settings: settings)
         let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
                                    allowOther: allowOther, debug: fuseDebug,
                                    spaceReportPath: store.databaseURL.deletingLastPathComponent().path)
@@ -65,6 +69,8 @@ struct MountCommand: ParsableCommand {
             throw CleanExit.failure(error.description)
         }
         tree.attach(session.invalidator)
+        LiveMount.record(mountPoint: mountPoint, store: store)
+        defer { LiveMount.removeRecord(store: store) }
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()
         defer { watcher.stop() }

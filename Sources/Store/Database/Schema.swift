@@ -11,6 +11,7 @@ enum Schema {
         migrator.registerMigration("v3-journal", migrate: createJournal)
         ReadPathIndexes.register(in: &migrator)
         migrator.registerMigration("v3-retention-index", migrate: createRetentionIndex)
+        SearchIndex.register(in: &migrator)
         return migrator
     }
 
