@@ -45,10 +45,15 @@ enum LiveMount {
         store.databaseURL.deletingLastPathComponent().appendingPathComponent("mount-point")
     }
 
+    /// The mount point as /proc/self/mounts will show it. Resolved before mounting: a
+    /// path lookup through the mount would wait on the very process meant to answer it.
+    static func canonicalPath(_ mountPoint: String) -> String {
+        URL(fileURLWithPath: mountPoint).resolvingSymlinksInPath().path
+    }
+
     /// Called once mounted; the record is removed at unmount (and ignored once stale).
-    static func record(mountPoint: String, store: MailStore) {
-        let path = URL(fileURLWithPath: mountPoint).resolvingSymlinksInPath().path
-        _ = FileManager.default.createFile(atPath: recordFile(store: store).path, contents: Data(path.utf8),
+    static func record(canonicalMountPoint: String, store: MailStore) {
+        _ = FileManager.default.createFile(atPath: recordFile(store: store).path, contents: Data(canonicalMountPoint.utf8),
                                            attributes: [.posixPermissions: 0o600])
     }
 

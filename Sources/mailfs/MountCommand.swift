@@ -63,13 +63,14 @@ struct MountCommand: ParsableCommand {
                                      configPath: config == nil ? nil : location.configPath,
                                      windows: Dictionary((config?.accounts ?? []).map { ($0.name, $0.settings.syncWindowDays) },
                                                          uniquingKeysWith: { first, _ in first }))
+        let canonicalMountPoint = LiveMount.canonicalPath(mountPoint)
         do {
             try session.mount()
         } catch let error as MountPointError {
             throw CleanExit.failure(error.description)
         }
         tree.attach(session.invalidator)
-        LiveMount.record(mountPoint: mountPoint, store: store)
+        LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
         defer { LiveMount.removeRecord(store: store) }
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()

@@ -15,13 +15,14 @@ extension MailStore {
     public func messages(matching query: SearchQuery, in scope: SearchScope, limit: Int? = nil,
                          now: Date = Date(), calendar: Calendar = .current) throws -> [MessageEntry] {
         let condition = SearchCompiler(now: now, calendar: calendar).condition(query)
-        var arguments = StatementArguments(condition.arguments)
         var sql = "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) WHERE e.isDeleted = 0"
+        var arguments = StatementArguments()
         if case .account(let id) = scope {
             sql += " AND e.accountId = ?"
             arguments += [id]
         }
         sql += " AND (\(condition.sql)) \(MessageEntry.order)"
+        arguments += StatementArguments(condition.arguments)
         if let limit {
             sql += " LIMIT ?"
             arguments += [limit]
