@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
-        .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
+        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store"]),
         .testTarget(
             name: "IMAPTests",
             dependencies: ["IMAP", "Transport", .product(name: "NIOEmbedded", package: "swift-nio")]
