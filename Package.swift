@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
         .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store"]),
         .testTarget(

@@ -30,7 +30,7 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "Only this account.")
     var account: String?
 
-    @Flag(help: "One JSON object per message: account, file, paths, messageId, subject, from, date, unread, flagged.")
+    @Flag(help: "One JSON object per message: account, file, paths, messageId, subject, from, thread, date, unread, flagged.")
     var json = false
 
     @Option(help: "At most this many messages (oldest first).")

@@ -41,6 +41,7 @@ struct SearchResults {
         var messageId: String?
         var subject: String
         var from: String
+        var thread: String?
         var date: Date
         var unread: Bool
         var flagged: Bool
@@ -52,6 +53,6 @@ struct SearchResults {
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         return Record(account: accountNames[message.accountId] ?? "account", file: message.fileName,
                       paths: paths(of: message), messageId: detail?.messageId, subject: detail?.subject ?? "",
-                      from: from, date: message.date, unread: !message.isRead, flagged: message.isStarred)
+                      from: from, thread: detail?.thread, date: message.date, unread: !message.isRead, flagged: message.isStarred)
     }
 }

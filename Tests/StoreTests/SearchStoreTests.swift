@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MailCore
+import TestSupport
 import Testing
 @testable import Store
 
@@ -192,7 +193,7 @@ struct SearchStoreTests {
     @Test("every query the parser accepts runs (seeded random queries)")
     func randomQueriesRun() throws {
         let mail = try Mail()
-        var generator = SplitMix(state: 0x5175_6572_79)
+        var generator = SeededGenerator(state: 0x5175_6572_79)
         var ran = 0
         for _ in 0..<2_000 {
             guard let parsed = try? SearchParser.parse(Self.randomQuery(using: &generator)) else { continue }
@@ -218,21 +219,10 @@ struct SearchStoreTests {
         "mimetype:text/plain", "budg*", "*", "OR", "AND", "NOT", "-", "(", ")", "\"", "'", "^", "{", "NEAR", "é", "☕",
     ]
 
-    static func randomQuery(using generator: inout SplitMix) -> String {
+    static func randomQuery(using generator: inout SeededGenerator) -> String {
         (0..<Int.random(in: 1...8, using: &generator)).map { _ in
             pieces.randomElement(using: &generator) ?? ""
         }.joined(separator: Bool.random(using: &generator) ? " " : "")
-    }
-
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D1_049B_1331_11EB
-            return value ^ (value >> 31)
-        }
     }
 }
 

@@ -31,7 +31,7 @@ extension MailStore {
     }
 
     /// What `mailfs search` prints of messages besides their listing entry: Message-ID,
-    /// subject, sender and the folders listing them, by email id.
+    /// subject, sender, thread and the folders listing them, by email id.
     public func searchDetails(emailIds: [Int64]) throws -> [Int64: SearchDetails] {
         var details: [Int64: SearchDetails] = [:]
         // SQLite's bound-variable limit: ask in slices.
@@ -40,10 +40,12 @@ extension MailStore {
             let marks = databaseQuestionMarks(count: slice.count)
             try pool.read { db in
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT id, messageId, subject, fromName, fromAddress FROM email WHERE id IN (\(marks))
+                    SELECT e.id, e.messageId, e.subject, e.fromName, e.fromAddress, t.dirName
+                    FROM email e LEFT JOIN thread t ON t.id = e.threadId WHERE e.id IN (\(marks))
                     """, arguments: StatementArguments(slice)) {
                     details[row["id"]] = SearchDetails(messageId: row["messageId"], subject: row["subject"],
-                                                       fromName: row["fromName"], fromAddress: row["fromAddress"])
+                                                       fromName: row["fromName"], fromAddress: row["fromAddress"],
+                                                       thread: row["dirName"])
                 }
                 for row in try Row.fetchAll(db, sql: """
                     SELECT f.emailId, d.path FROM emailFolder f JOIN folder d ON d.id = f.folderId
@@ -63,6 +65,8 @@ public struct SearchDetails: Sendable, Equatable {
     public var subject: String
     public var fromName: String
     public var fromAddress: String
+    /// The message's directory in `threads/` (what `thread:` takes).
+    public var thread: String?
     /// Tree paths of the folders that list the message (none: it is in `archive/`).
     public var folders: [String] = []
 }
