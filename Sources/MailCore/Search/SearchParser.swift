@@ -56,23 +56,24 @@ struct QueryReader {
     }
 
     private mutating func parseOr() throws(SearchQueryError) -> SearchQuery? {
-        var operands = [try parseAnd()]
-        while let token = peek, token.kind == .or {
-            _ = advance()
-            try requireOperand(after: token)
-            operands.append(try parseAnd())
-        }
-        return SearchQuery.combined(.or, operands.compactMap { $0 })
+        try parseJoined(by: .or, as: .or) { (reader) throws(SearchQueryError) in try reader.parseAnd() }
     }
 
     private mutating func parseAnd() throws(SearchQueryError) -> SearchQuery? {
-        var operands = [try parseNot()]
-        while let token = peek, token.kind == .and {
+        try parseJoined(by: .and, as: .and) { (reader) throws(SearchQueryError) in try reader.parseNot() }
+    }
+
+    /// Operands separated by the operator `kind`, joined by `connective`.
+    private mutating func parseJoined(by kind: SearchToken.Kind, as connective: SearchQuery.Connective,
+                                      _ operand: (inout QueryReader) throws(SearchQueryError) -> SearchQuery?)
+        throws(SearchQueryError) -> SearchQuery? {
+        var operands = [try operand(&self)]
+        while let token = peek, token.kind == kind {
             _ = advance()
             try requireOperand(after: token)
-            operands.append(try parseNot())
+            operands.append(try operand(&self))
         }
-        return SearchQuery.combined(.and, operands.compactMap { $0 })
+        return SearchQuery.combined(connective, operands.compactMap { $0 })
     }
 
     /// `NOT x` at the start negates x; `x NOT y` is x AND NOT y.
