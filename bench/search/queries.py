@@ -65,5 +65,6 @@ def mailfs_spelling(query: str, tree_paths: dict) -> str:
     for name, path in sorted(tree_paths.items(), key=lambda item: -len(item[0])):
         notmuch = f'folder:"{name}"' if name == "" else f"folder:{name}"
         if notmuch in query:
-            query = query.replace(notmuch, "folder:" + path.replace("/", "."))
+            dotted = path.replace("/", ".")
+            query = query.replace(notmuch, "folder:" + (f'"{dotted}"' if " " in dotted else dotted))
     return query.replace("/", ".")

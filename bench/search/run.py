@@ -286,6 +286,13 @@ def main():
     finally:
         if not options.keep:
             sides.remove()
+    sides.notes.append("The import and `notmuch new` times are context, not a comparison: each ran once, when the "
+                       "store or database was first made (bench/run compares import with indexing).")
+    sides.notes.append("Result counts differ only for phrases: mailfs stems the words of a phrase, notmuch "
+                       "matches them as written (README, \"Where mailfs differs from notmuch\").")
+    sides.notes.append("The first `ls` of the 50,000-result directory is mostly the kernel creating an inode for "
+                       "each entry READDIRPLUS hands it; the root's `search/*` lists the same messages (inodes "
+                       "known by then) in the time shown.")
     sides.notes.append("A search directory's listing is held like a folder's: in the mount's listing cache "
                        "(200,000 entries in all, dropped whole beyond that) and one READDIR snapshot per "
                        "directory being read (64 at most), so memory grows with the entries listed, up to those "
