@@ -167,20 +167,15 @@ def everything(sides: Sides) -> dict:
 
 
 def index_sizes(sides: Sides) -> dict:
-    """Bytes of the FTS5 tables (every page of emailSearch and its shadow tables), of the
-    whole store, and of notmuch's database."""
+    """Bytes of the FTS5 tables (pages of emailSearch's shadow tables, from `dbstat`), the
+    copy of the indexed text among them, the whole store, and notmuch's database."""
     database = sides.store / "mailfs.sqlite"
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        try:
-            fts = db.execute("SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'emailSearch%'").fetchone()[0]
-        except sqlite3.OperationalError:
-            page = db.execute("PRAGMA page_size").fetchone()[0]
-            fts = page * sum(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                             for table in ("emailSearch_data", "emailSearch_idx", "emailSearch_content",
-                                           "emailSearch_docsize"))
+        tables = dict(db.execute("SELECT name, SUM(pgsize) FROM dbstat WHERE name LIKE 'emailSearch%' GROUP BY name"))
     store = sum(path.stat().st_size for path in sides.store.glob("mailfs.sqlite*"))
     notmuch = du(sides.notmuch_dir / "db")
-    return {"fts": fts or 0, "store": store, "notmuch": notmuch}
+    return {"fts": sum(tables.values()), "content": tables.get("emailSearch_content", 0), "store": store,
+            "notmuch": notmuch}
 
 
 def du(path: Path) -> int:
@@ -253,6 +248,8 @@ def markdown(options, sides, compared, listing, whole, sizes, facts) -> str:
         "| index size | |",
         "|---|---|",
         f"| mailfs full-text index (FTS5 tables, `dbstat`) | {sizes['fts'] / MIB:.0f} MiB |",
+        f"| of which the inverted index | {(sizes['fts'] - sizes['content']) / MIB:.0f} MiB |",
+        f"| of which FTS5's copy of the indexed text (`emailSearch_content`) | {sizes['content'] / MIB:.0f} MiB |",
         f"| mailfs store in all (messages, bodies, index) | {sizes['store'] / MIB:.0f} MiB |",
         f"| notmuch database (`du` of its Xapian directory) | {sizes['notmuch'] / MIB:.0f} MiB |",
         "",

@@ -13,6 +13,28 @@ extension DateRange {
     }
 }
 
+extension SearchQuery {
+    /// Whether what it finds changes with the time alone (`date:today`, `date:7d..`), so a
+    /// listing of it goes stale without any change to the mail.
+    public var readsClock: Bool {
+        switch self {
+        case .term(.date(let range)): [range.since, range.until].contains { $0?.isRelative == true }
+        case .everything, .term: false
+        case .not(let inner): inner.readsClock
+        case .and(let operands), .or(let operands): operands.contains { $0.readsClock }
+        }
+    }
+}
+
+extension DateBound {
+    var isRelative: Bool {
+        switch self {
+        case .calendar, .timestamp: false
+        case .today, .yesterday, .now, .ago: true
+        }
+    }
+}
+
 /// What a `DateBound` means on a given clock: the interval from its first second to the
 /// first second after it, rounded like notmuch's parse-time-string (a relative date keeps
 /// the precision of its smallest unit; weeks start on Sunday).

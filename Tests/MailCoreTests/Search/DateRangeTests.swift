@@ -64,4 +64,12 @@ struct DateRangeTests {
         #expect(try Self.resolved("1M2d", now: endOfMarch) == "2026-03-01T00:00:00Z 2026-03-02T00:00:00Z")
         #expect(try Self.resolved("3M", now: endOfMarch) == "2025-12-01T00:00:00Z 2026-01-01T00:00:00Z")
     }
+
+    @Test("a query reads the clock when one of its dates is relative", arguments: [
+        ("date:today", true), ("budget OR NOT date:7d..", true), ("date:..now", true), ("date:2026-10", false),
+        ("date:@0..@9", false), ("budget tag:unread", false), ("*", false),
+    ])
+    func readsClock(query: String, expected: Bool) throws {
+        #expect(try SearchParser.parse(query).readsClock == expected)
+    }
 }
