@@ -90,12 +90,11 @@ public enum ConfigHelp {
 
         [searches]  (optional: saved searches, NAME = "QUERY")
           unread-invoices = "subject:invoice tag:unread"
-                                           listed in <mount>/search/ and in every account's
-                                           search/; any other name looked up there runs as a
-                                           query (notmuch's language: from: to: subject: id:
-                                           thread: folder: date: tag: attachment: mimetype:
-                                           AND OR NOT - ( ); see README)
-        [accounts.NAME.searches]           the same, listed in that account's search/ only
+                                           a directory of <mount>/search/ and of
+                                           every account's search/; any other name
+                                           looked up there runs as a query
+                                           (notmuch's language, see README)
+        [accounts.NAME.searches]           the same, in that account's search/ only
 
         EXAMPLE: a generic IMAP account and a Gmail account with OAuth2, and saved searches
 
