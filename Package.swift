@@ -24,10 +24,11 @@ let package = Package(
         ),
         // Pure Swift, no I/O: parsing, threading, naming.
         .target(name: "MailCore"),
-        // The configuration file and the paths mailfs uses.
+        // The configuration file and the paths mailfs uses (saved searches are checked
+        // with MailCore's query parser).
         .target(
             name: "Config",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["MailCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // GRDB over the system SQLite: schema, migrations, queries, import.
         .target(
@@ -81,14 +82,14 @@ let package = Package(
         .target(
             name: "FUSE",
             dependencies: [
-                "CFuse3", "MailCore", "Store",
+                "CFuse3", "MailCore", "Store", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "Store", "Config", "FUSE", "Sync",
+                "MailCore", "Store", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -108,12 +109,12 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["Store"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore", "StoreTestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore", "TestSupport", "StoreTestSupport"]),
         .testTarget(
             name: "SyncTests",
             dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport", "StoreTestSupport"]
         ),
-        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Store"]),
+        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store"]),
         .testTarget(
             name: "IMAPTests",
             dependencies: ["IMAP", "Transport", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -26,6 +26,9 @@ mailfs_ensure_packages() {
 # What building and mounting need.
 MAILFS_BUILD_PACKAGES=(fuse3 libfuse3-dev libsqlite3-dev pkg-config gcc libc6-dev make git ca-certificates attr python3)
 
+# What the tests need besides: notmuch, whose search results mailfs's are compared with.
+MAILFS_TEST_PACKAGES=(notmuch)
+
 mailfs_ensure_swift() {
     if ! command -v swift >/dev/null 2>&1; then
         for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do

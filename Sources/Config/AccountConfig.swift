@@ -18,11 +18,14 @@ public struct AccountConfig: Sendable, Equatable {
     public var imap: ServerEndpoint
     /// Absent when the account has no `[accounts.NAME.smtp]`: it syncs but cannot send.
     public var smtp: ServerEndpoint?
+    /// `[accounts.NAME.searches]`, ordered by name: listed in this account's `search/` only.
+    public var searches: [SavedSearch]
 
     public init(
         name: String, address: String, username: String, credential: CredentialSource,
         provider: Provider, caFile: String? = nil, aliases: [String] = [],
-        settings: AccountSettings = AccountSettings(), imap: ServerEndpoint, smtp: ServerEndpoint? = nil
+        settings: AccountSettings = AccountSettings(), imap: ServerEndpoint, smtp: ServerEndpoint? = nil,
+        searches: [SavedSearch] = []
     ) {
         self.name = name
         self.address = address
@@ -34,6 +37,7 @@ public struct AccountConfig: Sendable, Equatable {
         self.settings = settings
         self.imap = imap
         self.smtp = smtp
+        self.searches = searches
     }
 
     /// `auth` as configured; always the method `credential` serves.

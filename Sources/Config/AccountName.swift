@@ -2,10 +2,11 @@
 ///
 /// Only ASCII letters, digits, `-`, `_` and `.` (not first), at most 64 bytes: such a name can
 /// never be `..`, hide itself, contain a `/`, or change under Unicode normalization.
-/// `inbox` (any case) is reserved for the unified inbox that sits beside the accounts.
+/// `inbox` and `search` (any case) are reserved for the unified inbox and the search
+/// directory that sit beside the accounts.
 public enum AccountName {
     public static let maximumLength = 64
-    public static let reservedNames: Set<String> = ["inbox"]
+    public static let reservedNames: Set<String> = ["inbox", "search"]
 
     /// Why `name` cannot be an account name, or nil when it can.
     public static func problem(with name: String) -> String? {
@@ -22,7 +23,7 @@ public enum AccountName {
             return "an account name may only contain letters a-z A-Z, digits, '-', '_' and '.'"
         }
         if reservedNames.contains(name.lowercased()) {
-            return "\"\(name)\" is reserved for the unified inbox at the mount root; choose another name"
+            return "\"\(name)\" is reserved for the \(name.lowercased() == "inbox" ? "unified inbox" : "search directory") at the mount root; choose another name"
         }
         return nil
     }

@@ -32,6 +32,13 @@ public enum ConfigHelp {
 
         [accounts.personal.smtp]
         host = "smtp.gmail.com"
+
+        [accounts.personal.searches]
+        from-school = "from:school.example"
+
+        [searches]
+        unread-invoices = "subject:invoice tag:unread"
+        this-week = "date:7d.. -folder:spam"
         """
 
     public static let helpText = """
@@ -57,7 +64,7 @@ public enum ConfigHelp {
           send_retry_delay_seconds = 30  first retry of a failed send; then 4x, 16x
 
         [accounts.NAME]  (NAME is the account's directory: letters, digits, - _ . ;
-                          not starting with '.', and not "inbox")
+                          not starting with '.', and not "inbox" or "search")
           address = "me@example.com"       required
           username = "..."                 login name; default: address
           auth = "plain"                   plain | xoauth2
@@ -81,7 +88,15 @@ public enum ConfigHelp {
           uses its standard output (like mbsync's PassCmd), and never writes it to disk,
           .status or .log.
 
-        EXAMPLE: a generic IMAP account and a Gmail account with OAuth2
+        [searches]  (optional: saved searches, NAME = "QUERY")
+          unread-invoices = "subject:invoice tag:unread"
+                                           a directory of <mount>/search/ and of
+                                           every account's search/; any other name
+                                           looked up there runs as a query
+                                           (notmuch's language, see README)
+        [accounts.NAME.searches]           the same, in that account's search/ only
+
+        EXAMPLE: a generic IMAP account and a Gmail account with OAuth2, and saved searches
 
         \(example.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
         """

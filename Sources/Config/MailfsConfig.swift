@@ -1,8 +1,8 @@
 import Foundation
 import TOMLKit
 
-/// The whole configuration file (docs/REQUIREMENTS.md §C7), validated: `[defaults]` and
-/// the accounts.
+/// The whole configuration file (docs/REQUIREMENTS.md §C7), validated: `[defaults]`, the
+/// accounts and the saved searches.
 ///
 ///     let config = try MailfsConfig.load(path: paths.configFile)
 ///     for account in config.accounts { … account.settings.syncWindowDays … }
@@ -11,10 +11,14 @@ public struct MailfsConfig: Sendable, Equatable {
     public var defaults: AccountSettings
     /// Every `[accounts.NAME]`, ordered by name. May be empty.
     public var accounts: [AccountConfig]
+    /// `[searches]`, ordered by name: listed in `<mount>/search/` and every account's `search/`.
+    public var searches: [SavedSearch]
 
-    public init(defaults: AccountSettings = AccountSettings(), accounts: [AccountConfig] = []) {
+    public init(defaults: AccountSettings = AccountSettings(), accounts: [AccountConfig] = [],
+                searches: [SavedSearch] = []) {
         self.defaults = defaults
         self.accounts = accounts
+        self.searches = searches
     }
 
     public func account(named name: String) -> AccountConfig? {
@@ -37,7 +41,7 @@ public struct MailfsConfig: Sendable, Equatable {
         let document = try ConfigSource.parseTOML(text, lines: lines, path: path)
         let context = ParseContext(file: path, lines: lines)
         let root = TableReader(table: document, key: ConfigKey(), context: context)
-        try root.rejectUnknownKeys(allowed: ["defaults", "accounts"])
+        try root.rejectUnknownKeys(allowed: ["defaults", "accounts", "searches"])
         var defaults = AccountSettings()
         if let table = try root.table("defaults") {
             try table.rejectUnknownKeys(allowed: AccountSettings.keyNames)
@@ -50,6 +54,6 @@ public struct MailfsConfig: Sendable, Equatable {
                 accounts.append(try AccountParser.parse(name: name, table, defaults: defaults, home: environment["HOME"]))
             }
         }
-        return MailfsConfig(defaults: defaults, accounts: accounts)
+        return MailfsConfig(defaults: defaults, accounts: accounts, searches: try SearchesParser.parse(root.table("searches")))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import Store
 
 /// Finds a running mailfs mount, so `mailfs status` shows the live state (phase, progress,
-/// errors) that only the mounting process knows.
+/// errors) that only the mounting process knows, and `mailfs search` prints paths in it.
 enum LiveMount {
     /// Mount points of type `fuse.mailfs` in /proc/self/mounts, first first.
     static func mountPoints() -> [String] {
@@ -36,5 +37,34 @@ enum LiveMount {
             if let text = try? String(contentsOfFile: path, encoding: .utf8) { return text }
         }
         return nil
+    }
+
+    /// Where a mount of a store records its mount point: several mounts may run (of other
+    /// stores), and only the store's own mount holds its messages.
+    static func recordFile(store: MailStore) -> URL {
+        store.databaseURL.deletingLastPathComponent().appendingPathComponent("mount-point")
+    }
+
+    /// The mount point as /proc/self/mounts will show it. Resolved before mounting: a
+    /// path lookup through the mount would wait on the very process meant to answer it.
+    static func canonicalPath(_ mountPoint: String) -> String {
+        URL(fileURLWithPath: mountPoint).resolvingSymlinksInPath().path
+    }
+
+    /// Called once mounted; the record is removed at unmount (and ignored once stale).
+    static func record(canonicalMountPoint: String, store: MailStore) {
+        _ = FileManager.default.createFile(atPath: recordFile(store: store).path, contents: Data(canonicalMountPoint.utf8),
+                                           attributes: [.posixPermissions: 0o600])
+    }
+
+    static func removeRecord(store: MailStore) {
+        try? FileManager.default.removeItem(at: recordFile(store: store))
+    }
+
+    /// The mount point of the running mount of `store`, if there is one.
+    static func mountPoint(of store: MailStore) -> String? {
+        guard let recorded = try? String(contentsOf: recordFile(store: store), encoding: .utf8),
+              mountPoints().contains(recorded) else { return nil }
+        return recorded
     }
 }

@@ -7,6 +7,7 @@ struct Mailfs: ParsableCommand {
         commandName: "mailfs",
         abstract: "Email as a Linux filesystem: IMAP accounts synced into a local store, mounted with FUSE.",
         discussion: ConfigHelp.helpText,
-        subcommands: [MountCommand.self, ImportCommand.self, StatusCommand.self, ForgetCommand.self, CacheCommand.self]
+        subcommands: [MountCommand.self, ImportCommand.self, StatusCommand.self, SearchCommand.self, ForgetCommand.self,
+                      CacheCommand.self]
     )
 }

@@ -48,7 +48,11 @@ struct MountCommand: ParsableCommand {
         for account in config?.accounts ?? [] {
             try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         }
-        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config))
+        var settings = MailTree.Settings()
+        settings.searches = SavedSearches(
+            shared: config?.searches ?? [],
+            byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
+        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config), settings: settings)
         let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
                                    allowOther: allowOther, debug: fuseDebug,
                                    spaceReportPath: store.databaseURL.deletingLastPathComponent().path)
@@ -59,12 +63,15 @@ struct MountCommand: ParsableCommand {
                                      configPath: config == nil ? nil : location.configPath,
                                      windows: Dictionary((config?.accounts ?? []).map { ($0.name, $0.settings.syncWindowDays) },
                                                          uniquingKeysWith: { first, _ in first }))
+        let canonicalMountPoint = LiveMount.canonicalPath(mountPoint)
         do {
             try session.mount()
         } catch let error as MountPointError {
             throw CleanExit.failure(error.description)
         }
         tree.attach(session.invalidator)
+        LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
+        defer { LiveMount.removeRecord(store: store) }
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()
         defer { watcher.stop() }

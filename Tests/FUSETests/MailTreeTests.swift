@@ -45,7 +45,7 @@ struct MailTreeTests {
 
     @Test("the root lists .status, the unified inbox and the account; the account its folders and views")
     func layout() throws {
-        #expect(try names() == [".status", "inbox", "work"])
+        #expect(try names() == [".status", "inbox", "search", "work"])
         let account = try names("work")
         #expect(Set(account).isSuperset(of: [".status", ".log", ".control", "inbox", "threads", "attachments"]))
         let inbox = try names("work", "inbox").sorted()

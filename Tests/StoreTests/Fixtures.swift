@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import Store
 
 /// Builders for messages and on-disk mailboxes used by the store tests.
@@ -87,5 +88,16 @@ final class TemporaryStore {
     func incoming(_ raw: [UInt8], folder: Int64, uid: Int64, seen: Bool = false) -> IncomingMessage {
         IncomingMessage(raw: raw, folderId: folder, uid: uid, flags: MessageFlags(seen: seen),
                         arrival: Date(timeIntervalSince1970: 1_790_000_000))
+    }
+}
+
+extension MailStore {
+    /// Rows of the full-text index holding `word` in any column: what ingest wrote and
+    /// deletion or retention must remove.
+    func indexedCount(_ word: String) throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailSearch WHERE emailSearch MATCH ?",
+                             arguments: [FullTextExpression.quoted(word)]) ?? 0
+        }
     }
 }

@@ -38,7 +38,7 @@ struct RetentionTests {
         #expect(try temp.store.message(id: byAge[2]) == nil)
         #expect(!FileManager.default.fileExists(atPath: cached.path))
         #expect(try temp.store.messages(inFolder: inbox).count == 3)
-        #expect(try temp.store.search("searchable", accountId: account).count == 3)
+        #expect(try temp.store.indexedCount("searchable") == 3)
         #expect(try temp.store.threads(accountId: account).reduce(0) { $0 + $1.messageCount } == 3)
         #expect(try temp.store.purgeOutsideWindow(accountId: account, arrivedBefore: cutoff) == 0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MailCore
 import Store
 import Sync
 import TestSupport
@@ -46,7 +47,8 @@ struct DovecotSyncTests {
             #expect(stored.count == ids.count - 2, "messages over raw_store_max_kb are not stored whole")
             let big = try #require(messages.first { $0.sizeBytes > 256 * 1024 })
             #expect(try harness.store.rawMessage(emailId: big.id) == nil)
-            #expect(try harness.store.search("large", accountId: harness.accountId("work")).contains(big.id))
+            #expect(try harness.store.messages(matching: SearchParser.parse("large"), in: .account(harness.accountId("work")))
+                .contains { $0.id == big.id })
             #expect(try harness.folder("work", "inbox").type == .inbox)
             #expect(try harness.store.account(named: "work")?.lastSyncDate != nil)
         }
@@ -81,7 +83,7 @@ struct DovecotSyncTests {
             for path in [folder, target] { try await harness.expectAgreement("work", user: "alice", folder: path) }
             #expect(moved.count == 1)
             #expect(moved.first?.id == movedBefore, "a moved message keeps its identity: no second download")
-            #expect(try harness.store.search("Incr 1", accountId: harness.accountId("work")).isEmpty,
+            #expect(try harness.store.messages(matching: SearchParser.parse("Incr 1"), in: .account(harness.accountId("work"))).isEmpty,
                     "an expunged message is gone from the store")
         }
     }

@@ -3,7 +3,7 @@ enum AccountParser {
     /// The account keys besides the `[defaults]` keys, which an account may also set.
     static let ownKeys = [
         "address", "username", "auth", "password_command", "token_command",
-        "provider", "ca_file", "aliases", "imap", "smtp",
+        "provider", "ca_file", "aliases", "imap", "smtp", "searches",
     ]
     static var keys: [String] { ownKeys + AccountSettings.keyNames }
 
@@ -38,7 +38,8 @@ enum AccountParser {
             aliases: try table.strings("aliases", expected: "mail addresses", isValid: ValueRules.isMailAddress) ?? [],
             settings: try defaults.overridden(by: table),
             imap: imap,
-            smtp: smtp
+            smtp: smtp,
+            searches: try SearchesParser.parse(table.table("searches"))
         )
     }
 

@@ -96,6 +96,10 @@ public protocol FilesystemOperations: AnyObject, Sendable {
     func rmdir(parent: Inode, name: String) throws(FSError)
     /// truncate/utimens (`touch`); nil fields are unchanged.
     func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes
+    /// The kernel dropped `lookups` of its references to `inode` (FORGET). Each successful
+    /// `lookup` is one reference the kernel holds once the answer reaches it; the binding
+    /// gives back, through this, the ones it never delivered.
+    func forget(_ inode: Inode, lookups: UInt64)
 }
 
 /// Read-only defaults: anything that writes is EROFS until a later issue implements it.
@@ -118,5 +122,7 @@ extension FilesystemOperations {
         throw FSError(EROFS)
     }
     public func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes { throw FSError(EPERM) }
+    /// Inodes computed from stable ids need no reference counts.
+    public func forget(_ inode: Inode, lookups: UInt64) {}
     public func rmdir(parent: Inode, name: String) throws(FSError) { throw FSError(EPERM) }
 }

@@ -4,13 +4,14 @@ import Foundation
 /// Names and attributes: LOOKUP, GETATTR, SETATTR, STATFS.
 extension FuseDispatcher {
     /// A missing name is answered as a negative entry (inode 0 with a timeout) so the kernel
-    /// remembers it; `Invalidator.invalidateEntry` clears that when the name appears.
+    /// remembers it; `Invalidator.invalidateEntry` clears that when the name appears. An
+    /// answer the kernel did not take (the request was interrupted) gives its reference back.
     func lookup(_ req: fuse_req_t, parent: fuse_ino_t, name cName: UnsafePointer<CChar>?) {
         answer(req) { () throws(FSError) in
             do throws(FSError) {
                 let name = try name(cName)
                 var entry = entry(try checked(filesystem.lookup(parent: Inode(parent), name: name)))
-                fuse_reply_entry(req, &entry)
+                if fuse_reply_entry(req, &entry) != 0 { filesystem.forget(Inode(entry.ino), lookups: 1) }
             } catch where error.errno == ENOENT && options.negativeEntryTimeout > 0 {
                 var negative = fuse_entry_param()
                 negative.entry_timeout = options.negativeEntryTimeout

@@ -46,7 +46,10 @@ extension FuseDispatcher {
     }
 
     private func targetExists(_ parent: fuse_ino_t, _ name: String) -> Bool {
-        (try? filesystem.lookup(parent: Inode(parent), name: name)) != nil
+        guard let attributes = try? filesystem.lookup(parent: Inode(parent), name: name) else { return false }
+        // The kernel never sees this answer: the reference the lookup counted goes back.
+        filesystem.forget(attributes.inode, lookups: 1)
+        return true
     }
 
     /// symlink, link and mknod are not part of the mail tree. Left unset,

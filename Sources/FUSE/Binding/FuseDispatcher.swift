@@ -31,6 +31,16 @@ final class FuseDispatcher: Sendable {
         body(Unmanaged<FuseDispatcher>.fromOpaque(userdata).takeUnretainedValue(), req)
     }
 
+    /// FORGET and BATCH_FORGET: no reply but "none", whatever happens.
+    static func forget(_ req: fuse_req_t?, _ forgotten: [(inode: fuse_ino_t, lookups: UInt64)]) {
+        guard let req else { return }
+        if let userdata = fuse_req_userdata(req) {
+            let dispatcher = Unmanaged<FuseDispatcher>.fromOpaque(userdata).takeUnretainedValue()
+            for (inode, lookups) in forgotten { dispatcher.filesystem.forget(Inode(inode), lookups: lookups) }
+        }
+        fuse_reply_none(req)
+    }
+
     /// Runs `body`, which replies on success; a thrown error becomes the errno reply.
     func answer(_ req: fuse_req_t, _ body: () throws(FSError) -> Void) {
         do {

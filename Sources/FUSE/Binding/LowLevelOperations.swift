@@ -2,8 +2,8 @@ import CFuse3
 import Foundation
 
 /// The `fuse_lowlevel_ops` table. Each entry is a C function that captures nothing and
-/// forwards to the request's `FuseDispatcher`. FORGET has nothing to do: inodes are
-/// stateless (the tree can answer any inode at any time), so lookup counts are not kept.
+/// forwards to the request's `FuseDispatcher`. FORGET goes to the filesystem, which keeps
+/// reference counts only for inodes it cannot compute again (search directories).
 func makeLowLevelOperations() -> fuse_lowlevel_ops {
     var ops = fuse_lowlevel_ops()
     ops.`init` = { userdata, connection in
@@ -13,8 +13,12 @@ func makeLowLevelOperations() -> fuse_lowlevel_ops {
     ops.lookup = { req, parent, name in
         FuseDispatcher.serve(req) { $0.lookup($1, parent: parent, name: name) }
     }
-    ops.forget = { req, _, _ in fuse_reply_none(req) }
-    ops.forget_multi = { req, _, _ in fuse_reply_none(req) }
+    ops.forget = { req, inode, lookups in
+        FuseDispatcher.forget(req, [(inode, lookups)])
+    }
+    ops.forget_multi = { req, count, forgets in
+        FuseDispatcher.forget(req, UnsafeBufferPointer(start: forgets, count: count).map { ($0.ino, $0.nlookup) })
+    }
     ops.getattr = { req, inode, _ in
         FuseDispatcher.serve(req) { $0.getattr($1, inode: inode) }
     }

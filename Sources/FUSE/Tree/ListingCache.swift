@@ -45,11 +45,19 @@ final class ListingCache: Sendable {
     }
 
     /// Drops one directory's listing after a change made through the mount itself, so the
-    /// next `ls` sees it without waiting for the store watcher.
-    func forget(_ inode: Inode) {
+    /// next `ls` sees it without waiting for the store watcher; returns what it held.
+    @discardableResult
+    func forget(_ inode: Inode) -> Listing? {
         state.withLock { state in
-            if let old = state.listings.removeValue(forKey: inode) { state.entryCount -= old.entries.count }
+            guard let old = state.listings.removeValue(forKey: inode) else { return nil }
+            state.entryCount -= old.entries.count
+            return old
         }
+    }
+
+    /// The directories whose listings are held now.
+    func heldDirectories() -> [Inode] {
+        state.withLock { Array($0.listings.keys) }
     }
 
     /// Empties the cache; returns every directory listed so far, with its listing when

@@ -30,6 +30,10 @@ extension MailTree {
         case .thread(let id):
             guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
             return directoryAttributes(node, modified: thread.latestDate)
+        case .savedSearch, .search:
+            // Known without running the query: `stat` of a search directory is free.
+            _ = try searchDirectory(node)
+            return directoryAttributes(node)
         default:
             // Listing the directory proves it exists and counts its subdirectories.
             let listing = try listing(of: node.inode)

@@ -30,6 +30,9 @@ extension MailTree {
             return try store.attachments(ofEmail: id).map { attachment in
                 DirectoryEntry(name: attachment.fileName, attributes: attachmentAttributes(attachment))
             }
+        case .searches(let id): return try searchRootEntries(accountId: id)
+        case .unifiedSearches: return try searchRootEntries(accountId: nil)
+        case .savedSearch, .search: return try searchEntries(try searchDirectory(node))
         default:
             throw FSError(ENOTDIR)
         }
@@ -39,6 +42,7 @@ extension MailTree {
         var entries = [
             DirectoryEntry(name: ".status", attributes: generatedFileAttributes(.rootStatus)),
             DirectoryEntry(name: "inbox", attributes: directoryAttributes(.unifiedInbox)),
+            DirectoryEntry(name: "search", attributes: directoryAttributes(.unifiedSearches)),
         ]
         for account in try accounts.all() {
             guard let id = account.id else { continue }
@@ -47,12 +51,17 @@ extension MailTree {
         return entries
     }
 
-    /// Unified inbox names carry the account: `work - 2026-11-20 1432 Alice - Lunch.eml`.
     private func unifiedInboxEntries() throws -> [DirectoryEntry] {
+        try prefixedEntries(store.inboxMessages())
+    }
+
+    /// Messages of every account (the unified inbox, `search/` at the root), named with their
+    /// account: `work - 2026-11-20 1432 Alice - Lunch.eml`.
+    func prefixedEntries(_ messages: [MessageEntry]) throws -> [DirectoryEntry] {
         let names = Dictionary(uniqueKeysWithValues: try accounts.all().compactMap { account in
             account.id.map { ($0, account.name) }
         })
-        return try store.inboxMessages().map { message in
+        return messages.map { message in
             var entry = messageEntry(message)
             entry.name = "\(names[message.accountId] ?? "account") - \(message.fileName)"
             return entry
@@ -75,6 +84,7 @@ extension MailTree {
         let virtual: [(String, Node)] = [
             ("archive", .archive(accountId)), ("outbox", .outbox(accountId)),
             ("threads", .threads(accountId)), ("attachments", .attachments(accountId)),
+            ("search", .searches(accountId)),
         ]
         for (name, node) in virtual {
             entries.append(DirectoryEntry(name: name, attributes: directoryAttributes(node)))

@@ -9,25 +9,37 @@ import Synchronization
 extension MailTree {
     public func storeDidChange() {
         contentSources.removeAll()
-        let stale = listings.drain()
-        let kernel = invalidator.withLock { $0 }
-        for (inode, old) in stale {
-            guard let kernel else { continue }
-            if let old {
-                // A name that vanished would otherwise stay for the entry timeout.
-                let fresh = try? listing(of: inode)
-                for name in old.names.subtracting(fresh?.names ?? []) {
-                    kernel.invalidateEntry(parent: inode, name: name)
-                }
-            }
-            kernel.invalidateInode(inode)
+        for (inode, old) in listings.drain() { refresh(inode, old: old) }
+    }
+
+    /// Relative dates move with the clock (`date:today` at midnight): search directories
+    /// whose query reads it are listed anew, as after a store change.
+    public func clockDidTick() {
+        for inode in listings.heldDirectories() {
+            guard let node = Node(inode: inode), let directory = try? searchDirectory(node),
+                  directory.query.readsClock else { continue }
+            refresh(inode, old: listings.forget(inode))
         }
+    }
+
+    /// Tells the kernel that a directory whose listing was dropped changed, and which of its
+    /// names vanished (a vanished name would otherwise stay for the entry timeout).
+    private func refresh(_ inode: Inode, old: Listing?) {
+        guard let kernel = invalidator.withLock({ $0 }) else { return }
+        if let old {
+            let fresh = try? listing(of: inode)
+            for name in old.names.subtracting(fresh?.names ?? []) {
+                kernel.invalidateEntry(parent: inode, name: name)
+            }
+        }
+        kernel.invalidateInode(inode)
     }
 }
 
 /// Polls the store for commits from any connection or process and invalidates the tree.
 /// A poll is one `PRAGMA data_version` on a dedicated connection: cheap enough for 4 Hz,
-/// which keeps `.status` and listings within the 500 ms of NFR-SYNC-09.
+/// which keeps `.status` and listings within the 500 ms of NFR-SYNC-09. Once a minute it
+/// also refreshes the search directories whose queries read the clock.
 public final class StoreWatcher: Sendable {
     private let monitor: ChangeMonitor
     private let tree: MailTree
@@ -43,9 +55,15 @@ public final class StoreWatcher: Sendable {
     public func start() {
         running.withLock { $0 = true }
         let thread = Thread { [self] in
+            var lastTick = Date()
             while running.withLock({ $0 }) {
                 Thread.sleep(forTimeInterval: interval)
                 if monitor.hasChanged() { tree.storeDidChange() }
+                // Once a minute, for searches with relative dates.
+                if Date().timeIntervalSince(lastTick) >= 60 {
+                    lastTick = Date()
+                    tree.clockDidTick()
+                }
             }
         }
         thread.name = "mailfs-store-watcher"

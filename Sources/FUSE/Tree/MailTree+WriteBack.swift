@@ -15,7 +15,8 @@ extension MailTree {
             try recordMessage(.remove(fromFolder: folderId), emailId: message.id, accountId: message.accountId, name: name)
         case .archive(let accountId)?:
             try recordMessage(.removeArchived, emailId: try messageNamed(name, in: parent).id, accountId: accountId, name: name)
-        case .account?, .threads?, .thread?, .attachments?, .attachmentMessage?, .unifiedInbox?, .root?:
+        case .account?, .threads?, .thread?, .attachments?, .attachmentMessage?, .unifiedInbox?, .root?,
+             .searches?, .unifiedSearches?, .savedSearch?, .search?:
             throw FSError(EPERM)
         default:
             throw FSError(ENOTDIR)

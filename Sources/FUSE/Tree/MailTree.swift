@@ -35,10 +35,16 @@ public final class MailTree: FilesystemOperations {
     let newMessages = WriteBuffers(maxSize: 64 << 20)
     /// Wakes the journal appliers of configured accounts; nil: changes stay local.
     let writeBackService = Mutex<(any WriteBackService)?>(nil)
+    /// Query directories the kernel holds (search/<query>/).
+    let searchDirectories = SearchDirectories()
+    /// The last bad-query line written to `.log`, so a retried lookup is logged once.
+    let lastBadQuery = Mutex<String?>(nil)
 
     public struct Settings: Sendable {
         /// Directory mtimes (other than threads) are the mount time.
         public var mountedAt = Date()
+        /// The config's saved searches, listed in `search/`.
+        public var searches = SavedSearches()
         public init() {}
     }
 
@@ -80,10 +86,18 @@ public final class MailTree: FilesystemOperations {
 
     public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
         // A folder whose listing was dropped by a change (rm, mv, a sync) answers from the
-        // store directly instead of rebuilding the whole listing for one name.
-        if listings.listing(parent) == nil, case .folder(let folderId)? = Node(inode: parent) {
+        // store directly instead of rebuilding the whole listing for one name; a name in
+        // search/ is a saved search or a query, never looked for in a listing.
+        switch Node(inode: parent) {
+        case .folder(let folderId)? where listings.listing(parent) == nil:
             guard let attributes = try folderChild(named: name, in: folderId) else { throw FSError(ENOENT) }
             return attributes
+        case .searches(let accountId)?:
+            return try searchChild(named: name, accountId: accountId)
+        case .unifiedSearches?:
+            return try searchChild(named: name, accountId: nil)
+        default:
+            break
         }
         guard let entry = try listing(of: parent).entry(named: name) else { throw FSError(ENOENT) }
         return entry.attributes

@@ -25,6 +25,15 @@ enum Node: Hashable, Sendable {
     case outboxItem(Int64)
     /// A message being written into a server folder, by open-file handle, until close.
     case newMessage(Int64)
+    /// search/ of an account: its saved searches; any other name is run as a query.
+    case searches(Int64)
+    /// search/ at the mount root, over every account.
+    case unifiedSearches
+    /// A saved search's directory: its scope and place in the list (`SavedSearchID`).
+    case savedSearch(Int64)
+    /// A query's directory, by its id in `SearchDirectories`: it lives while the kernel
+    /// holds it (the only node with state, since a query is any text).
+    case search(Int64)
 
     private static let idBits: UInt64 = 56
     private static let idMask: UInt64 = (1 << idBits) - 1
@@ -34,6 +43,7 @@ enum Node: Hashable, Sendable {
         case .root: return 1
         case .rootStatus: return 2
         case .unifiedInbox: return 3
+        case .unifiedSearches: return 4
         case .account(let id): return Self.encode(1, id)
         case .accountStatus(let id): return Self.encode(2, id)
         case .accountLog(let id): return Self.encode(3, id)
@@ -49,6 +59,9 @@ enum Node: Hashable, Sendable {
         case .message(let id): return Self.encode(13, id)
         case .outboxItem(let id): return Self.encode(14, id)
         case .newMessage(let handle): return Self.encode(15, handle)
+        case .searches(let id): return Self.encode(16, id)
+        case .savedSearch(let id): return Self.encode(17, id)
+        case .search(let id): return Self.encode(18, id)
         }
     }
 
@@ -57,6 +70,7 @@ enum Node: Hashable, Sendable {
         case 1: self = .root; return
         case 2: self = .rootStatus; return
         case 3: self = .unifiedInbox; return
+        case 4: self = .unifiedSearches; return
         default: break
         }
         let id = Int64(inode & Self.idMask)
@@ -76,6 +90,9 @@ enum Node: Hashable, Sendable {
         case 13: self = .message(id)
         case 14: self = .outboxItem(id)
         case 15: self = .newMessage(id)
+        case 16: self = .searches(id)
+        case 17: self = .savedSearch(id)
+        case 18: self = .search(id)
         default: return nil
         }
     }

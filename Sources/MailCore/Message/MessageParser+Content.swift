@@ -4,6 +4,7 @@ extension MessageParser {
     static func fillContent(_ message: inout ParsedMessage, root: MIMEPart, raw: [UInt8]) {
         var pending = [root]
         while let part = pending.popLast() {
+            message.partTypes.append(part.contentType.mimeType)
             if part.contentType.isMultipart {
                 pending.append(contentsOf: part.children.reversed())
             } else if part.isAttachment {

@@ -80,6 +80,9 @@ public struct ParsedMessage: Sendable {
     /// True when a body was cut at `MessageParser.maxBodyBytes`.
     public var bodyTruncated: Bool = false
     public var attachments: [AttachmentInfo] = []
+    /// The lower-case `type/subtype` of every MIME part, multiparts included, in tree order
+    /// (an encapsulated message counts as one part): what `mimetype:` searches.
+    public var partTypes: [String] = []
 
     public init() {}
 

@@ -12,6 +12,8 @@ enum Schema {
         ReadPathIndexes.register(in: &migrator)
         migrator.registerMigration("v3-retention-index", migrate: createRetentionIndex)
         migrator.registerMigration("v4-message-identity", migrate: MessageIdentityMigration.migrate)
+        SearchIndex.register(in: &migrator)
+        migrator.registerMigration("v4-message-id-index", migrate: createMessageIdIndex)
         return migrator
     }
 
@@ -228,5 +230,11 @@ enum Schema {
     /// messages that arrived before a date: from this index, not the wide message rows.
     private static func createRetentionIndex(_ db: Database) throws {
         try db.create(index: "email_arrival", on: "email", columns: ["accountId", "dateReceived", "isStarred"])
+    }
+
+    /// `id:` searches, and the journal's and the sync's lookups by Message-ID, now that
+    /// the v1 unique key on it is gone (v4-message-identity).
+    private static func createMessageIdIndex(_ db: Database) throws {
+        try db.create(index: "email_message_id", on: "email", columns: ["accountId", "messageId"])
     }
 }

@@ -31,6 +31,6 @@ public enum FolderClassifier {
     /// Names at the top of an account directory that the tree itself uses.
     static let reservedTopLevel: Set<String> = [
         "inbox", "sent", "drafts", "trash", "spam", "starred",
-        "archive", "outbox", "threads", "attachments",
+        "archive", "outbox", "threads", "attachments", "search",
     ]
 }

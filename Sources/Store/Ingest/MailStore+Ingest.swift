@@ -46,9 +46,11 @@ extension MailStore {
         }
         try insertAttachments(message.parsed.attachments, emailId: emailId,
                               downloaded: message.raw != nil, db: db)
-        try db.execute(
-            sql: "INSERT INTO emailSearch (rowid, subject, addresses, body) VALUES (?, ?, ?, ?)",
-            arguments: [emailId, message.parsed.subject, message.searchAddresses, message.searchBody])
+        let fields = message.searchFields
+        try db.execute(sql: SearchIndex.insert, arguments: [
+            emailId, message.parsed.subject, fields.sender, fields.recipients, message.searchBody,
+            fields.attachments, fields.mimeTypes,
+        ])
         summary.added = 1
         return summary
     }

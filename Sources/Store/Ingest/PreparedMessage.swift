@@ -27,6 +27,9 @@ struct PreparedMessage: Sendable {
             parsed.bodyPlain = partial.bodyPlain
             parsed.bodyHTML = partial.bodyHTML
             parsed.attachments = partial.attachments
+            // No MIME tree beyond the header's own type: the texts' and attachments' types.
+            parsed.partTypes = Array(parsed.partTypes.prefix(1)) + (partial.bodyPlain == nil ? [] : ["text/plain"])
+                + (partial.bodyHTML == nil ? [] : ["text/html"]) + partial.attachments.map(\.mimeType)
         }
         fingerprint = incoming.fingerprint ?? Self.fingerprint(of: incoming.content)
         let body = parsed.bodyPlain ?? parsed.bodyHTML.map { HTMLText.plainText(fromHTML: $0) } ?? ""
@@ -74,8 +77,12 @@ struct PreparedMessage: Sendable {
                                   from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
     }
 
-    var searchAddresses: String {
-        AddressFormatter.format(parsed.from + parsed.to + parsed.cc)
+    /// What the full-text index keeps of the message besides subject and body
+    /// (`SearchIndex.columns`).
+    var searchFields: (sender: String, recipients: String, attachments: String, mimeTypes: String) {
+        let named = parsed.attachments.filter { !$0.isInline }.compactMap(\.filename)
+        return (AddressFormatter.format(parsed.from), AddressFormatter.format(parsed.to + parsed.cc + parsed.bcc),
+                named.joined(separator: "\n"), parsed.partTypes.joined(separator: " "))
     }
 }
 
