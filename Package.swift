@@ -98,7 +98,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore"]),
+        // GRDB: to make the files a store must refuse (another program's database).
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "MailCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport"]),
         .testTarget(name: "FUSETests", dependencies: ["FUSE"]),
         .testTarget(
