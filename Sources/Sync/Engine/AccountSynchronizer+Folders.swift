@@ -57,7 +57,7 @@ extension AccountSynchronizer {
             }
             activity.update { $0.phase = .idle; $0.progress = "none" }
         } catch {
-            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error))", level: "error")
+            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error, store: store))", level: "error")
         }
     }
 

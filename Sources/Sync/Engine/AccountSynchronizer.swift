@@ -71,7 +71,7 @@ public actor AccountSynchronizer {
             activity.update { $0.connections = pool.statusLine }
             return .synced
         } catch {
-            let reason = Self.describe(error)
+            let reason = Self.describe(error, store: store)
             activity.update { state in
                 state.online = false
                 state.phase = .error
@@ -143,6 +143,11 @@ public actor AccountSynchronizer {
         let record = try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         accountId = record.id
         return record.id ?? -1
+    }
+
+    /// A failure that may come from the store: a full disk under it is said as such.
+    static func describe(_ error: any Error, store: MailStore) -> String {
+        store.diskFullText(error) ?? describe(error)
     }
 
     static func describe(_ error: any Error) -> String {
