@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Fault matrix: the data directory on a full disk (a small tmpfs, filled up). Only these
-/// mount tests use erin's account, so a fresh store's initial sync of it stays small.
+/// Fault matrix: the data directory on a full disk (a small tmpfs, filled up). Only this
+/// test uses erin's account, so a fresh store's initial sync of it stays small.
 @Suite("Fault matrix: the data directory on a full disk", .serialized)
 struct FullDiskMountTests {
     @Test("a full disk shows in .status, the store stays intact, the mount serves what it has, and the sync completes once space is freed")
