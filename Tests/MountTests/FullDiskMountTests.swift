@@ -60,6 +60,7 @@ struct FullDiskMountTests {
                 await mount.stop()
                 let integrity = try await Self.integrity(of: data)
                 #expect(integrity == "ok")
+
                 // The counts docs/FAULTS.md reports.
                 print("fault matrix: full disk: last_error: \(fullError); synced \(String(format: "%.0f", synced)) s after space was freed; "
                       + "\(before.count + after.count - found) lost, \(listed.count - found) duplicated; integrity_check: \(integrity)")
@@ -69,6 +70,38 @@ struct FullDiskMountTests {
                 _ = try? await WriteBack.seed(["delete-mailbox", "--user", "erin", folder])
             })
         }
+    }
+
+    @Test("mailfs started on a disk that is already full says so and mounts nothing; once space is freed it mounts with every message")
+    func startedOnFullDisk() async throws {
+        let mount = try MountedMailfs()
+        let data = mount.dataDir.path
+        let filler = mount.dataDir.appendingPathComponent("filler").path
+        try await Tmpfs.mount(at: mount.dataDir, megabytes: 8)
+        try await runThenCleanUp({
+            try await mount.importMail("mine", from: try StoreFileMountTests.maildir(in: mount.root, count: 50))
+            _ = try await Shell.run("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=4k", "status=none"])
+            for command in [["status"], ["cache", "clear"]] {
+                let result = try await mount.mailfs(command + ["--data-dir", data])
+                #expect(result.status == 1 && result.output.contains("disk full: no space left in \(data)"),
+                        "mailfs \(command[0]) on a full disk: \(result.output)")
+            }
+            do {
+                try await mount.start()
+                Issue.record("mounted on a full disk: \(try await mount.listing("mine/inbox").count) messages")
+            } catch {
+                #expect(mount.log.contains("disk full: no space left in \(data)"), "\(mount.log)")
+                #expect(!mount.isMounted)
+            }
+            #expect(unlink(filler) == 0)
+            try await mount.start()
+            #expect(try await mount.listing("mine/inbox").count == 50)
+            await mount.stop()
+            #expect(try await Self.integrity(of: data) == "ok")
+        }, cleanUp: {
+            await mount.stop()
+            await Tmpfs.unmount(mount.dataDir)
+        })
     }
 
     /// SQLite's `PRAGMA integrity_check` of the store, read-only (the mount may be running).

@@ -25,9 +25,9 @@ struct InitialSyncKillTests {
                     let moment = Double.random(in: 0...duration)
                     try await Task.sleep(for: .seconds(moment))
                     let progress = mount.status("progress", of: "frank") ?? "?"
-                    if mount.process?.isRunning != true { crashed += 1 }
-                    #expect(mount.process?.isRunning == true, "round \(round): the mount ended by itself: \(mount.log)")
-                    await mount.crash()
+                    let wasRunning = await mount.crash()
+                    if !wasRunning { crashed += 1 }
+                    #expect(wasRunning, "round \(round): the mount ended by itself: \(mount.log)")
                     try await mount.start()
                     let listed = try await Self.listingOnceSynced(mount, folder, letters.count)
                     let found = Set(listed).intersection(letters.map(\.fileName)).count

@@ -16,6 +16,8 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
         case foreign(String)
         /// The file could not be read (permissions, I/O).
         case unreadable(String)
+        /// No space left where the store is: SQLite cannot even create its WAL index.
+        case diskFull
     }
 
     public var path: String
@@ -34,6 +36,9 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
                 + "mailfs leaves it untouched: point --data-dir (or $XDG_DATA_HOME) at a mailfs store or an empty directory"
         case .unreadable(let reason):
             return "cannot read the store \(path): \(reason)"
+        case .diskFull:
+            return "disk full: no space left in \(URL(fileURLWithPath: path).deletingLastPathComponent().path), "
+                + "where mailfs keeps its store; free some space and start mailfs again"
         }
     }
 
@@ -45,11 +50,16 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
     }
 
     /// The store error behind a database error met while opening or first reading the
-    /// store; nil for errors that say nothing about the file (a full disk, a busy lock).
+    /// store; nil for errors that say nothing about the file (a busy lock). SQLite reports a
+    /// full disk at open as an I/O error on its WAL index (`-shm`), so the free space decides.
     public init?(_ error: DatabaseError, path: String) {
         switch error.resultCode {
         case .SQLITE_NOTADB: self.init(path: path, kind: .notADatabase)
         case .SQLITE_CORRUPT: self.init(path: path, kind: .damaged(error.message ?? "malformed"))
+        case .SQLITE_FULL,
+             .SQLITE_CANTOPEN where StoreFile.isOutOfSpace(besides: path),
+             .SQLITE_IOERR where StoreFile.isOutOfSpace(besides: path):
+            self.init(path: path, kind: .diskFull)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH, .SQLITE_IOERR:
             self.init(path: path, kind: .unreadable(error.message ?? "\(error.resultCode)"))
         default: return nil
@@ -119,6 +129,14 @@ enum StoreFile {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
             throw StoreFileError(path: path, kind: .foreign("tables: \(shown)"))
         }
+    }
+
+    /// Whether the file system holding `path` has less room than SQLite needs to open a
+    /// store (its 32 KiB WAL index and the first WAL frames).
+    static func isOutOfSpace(besides path: String) -> Bool {
+        var stats = statvfs()
+        guard statvfs(URL(fileURLWithPath: path).deletingLastPathComponent().path, &stats) == 0 else { return false }
+        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 1 << 20
     }
 
     /// Marks the store as mailfs's (once; stores made before the application id get it here).
