@@ -79,7 +79,7 @@ struct FullDiskMountTests {
         let filler = mount.dataDir.appendingPathComponent("filler").path
         try await Tmpfs.mount(at: mount.dataDir, megabytes: 8)
         try await runThenCleanUp({
-            try await mount.importMail("mine", from: try StoreFileMountTests.maildir(in: mount.root, count: 50))
+            try await mount.importMail("mine", from: try StoreFileMountTests.maildir(in: mount.root))
             _ = try await Shell.run("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=4k", "status=none"])
             for command in [["status"], ["cache", "clear"]] {
                 let result = try await mount.mailfs(command + ["--data-dir", data])

@@ -21,7 +21,7 @@ struct StoreFileMountTests {
           arguments: damages.keys.sorted())
     func refused(_ damage: String) async throws {
         let mount = try MountedMailfs()
-        let maildir = try Self.maildir(in: mount.root, count: 50)
+        let maildir = try Self.maildir(in: mount.root)
         try await mount.importMail("mine", from: maildir)
         let database = mount.dataDir.appendingPathComponent("mailfs.sqlite").path
         let damaged = try await Shell.run("/bin/sh", ["-c", Self.damages[damage]!], environment: ["DB": database, "PATH": "/usr/bin:/bin"])
@@ -49,13 +49,38 @@ struct StoreFileMountTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the file is left as it was")
     }
 
-    /// A Maildir of `count` messages under `root`.
-    static func maildir(in root: URL, count: Int) throws -> URL {
+    @Test("damage in pages the start-up checks never read: the message fails with EIO, and every .status says the store is damaged and what to do")
+    func damagedAfterStart() async throws {
+        let mount = try MountedMailfs()
+        let letters = Letter.many("Stored", 50)
+        try await mount.importMail("mine", from: try Self.maildir(in: mount.root, holding: letters))
+        let database = mount.dataDir.appendingPathComponent("mailfs.sqlite")
+        // The page holding the start of one message's stored bytes (its header is only there).
+        var bytes = [UInt8](try Data(contentsOf: database))
+        let marker = Array("Message-ID: \(letters[25].messageID)".utf8)
+        let offset = try #require(Data(bytes).range(of: Data(marker))?.lowerBound, "the message's bytes are in the file")
+        let page = offset / 4096 * 4096
+        for index in page..<page + 4096 { bytes[index] = UInt8.random(in: 0...255) }
+        try Data(bytes).write(to: database)
+
+        try await mount.start()
+        #expect(try await mount.sh("cat 'mine/inbox/\(letters[25].fileName)'").status != 0, "EIO, never other bytes")
+        let status = mount.text("mine/.status")
+        #expect(status.contains("last_error: the store \(database.path) is damaged")
+                && status.contains("mv \(database.path) \(database.path).broken"), "\(status)")
+        #expect(mount.text(".status").hasSuffix("1 accounts have errors\n"), "\(mount.text(".status"))")
+        let intact = try await mount.sh("cat 'mine/inbox/\(letters[0].fileName)'")
+        #expect(intact.status == 0 && intact.output.hasPrefix(letters[0].raw), "the rest is still served")
+        await mount.stop()
+    }
+
+    /// A Maildir of `letters` under `root`.
+    static func maildir(in root: URL, holding letters: [Letter] = Letter.many("Stored", 50)) throws -> URL {
         let maildir = root.appendingPathComponent("maildir")
         for sub in ["cur", "new", "tmp"] {
             try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
-        for (index, letter) in Letter.many("Stored", count).enumerated() {
+        for (index, letter) in letters.enumerated() {
             try (letter.raw + String(repeating: "a line of the body\r\n", count: 100))
                 .write(to: maildir.appendingPathComponent("cur/\(index):2,S"), atomically: false, encoding: .utf8)
         }

@@ -11,6 +11,8 @@ public final class MailStore: Sendable {
     let acceptanceLog: AcceptanceLog
     /// `storageUse` per account, with when it was computed.
     let storageMemo = Mutex<[Int64: (at: Date, use: StorageUse)]>([:])
+    /// The first sign that the file is damaged in pages the start-up checks never read.
+    let damageFound = Mutex<StoreFileError?>(nil)
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`. The directory is made 0700
     /// and the database files 0600: mail is private. A file that is not a usable mailfs

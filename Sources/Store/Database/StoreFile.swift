@@ -44,7 +44,7 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
 
     /// A damaged store is never repaired or replaced behind the user's back.
     private var whatToDo: String {
-        "mailfs will not use it. Restore it from a backup, or move it aside to start a new store "
+        "Restore it from a backup, or, with mailfs stopped, move it aside to start a new store "
             + "(configured accounts sync again; imported mail must be imported again): "
             + "mv \(path) \(path).broken (and its -wal and -shm files, if any)"
     }

@@ -145,9 +145,9 @@ public actor AccountSynchronizer {
         return record.id ?? -1
     }
 
-    /// A failure that may come from the store: a full disk under it is said as such.
+    /// A failure that may come from the store: a full disk or a damaged file is said as such.
     static func describe(_ error: any Error, store: MailStore) -> String {
-        store.diskFullText(error) ?? describe(error)
+        store.describeStoreFailure(error) ?? describe(error)
     }
 
     static func describe(_ error: any Error) -> String {
