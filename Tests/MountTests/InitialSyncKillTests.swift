@@ -18,13 +18,13 @@ struct InitialSyncKillTests {
                 let rounds = ProcessInfo.processInfo.environment["MAILFS_TEST_KILL_ROUNDS"].flatMap(Int.init) ?? 20
                 let duration = try await Self.initialSyncSeconds(folder, letters)
                 var (lost, duplicated, crashed) = (0, 0, 0)
-                var moments: [String] = []
+                var (moments, midSync) = ([String](), 0)
                 for round in 0..<rounds {
                     let mount = try MountedMailfs.configured([WriteBackAccount(user: "frank")])
                     try await mount.start()
                     let moment = Double.random(in: 0...duration)
                     try await Task.sleep(for: .seconds(moment))
-                    let progress = mount.status("progress", of: "frank") ?? "?"
+                    let (phase, progress) = (mount.status("phase", of: "frank") ?? "?", mount.status("progress", of: "frank") ?? "?")
                     let wasRunning = await mount.crash()
                     if !wasRunning { crashed += 1 }
                     #expect(wasRunning, "round \(round): the mount ended by itself: \(mount.log)")
@@ -39,10 +39,12 @@ struct InitialSyncKillTests {
                     let fatal = ["Fatal error", "crashed", "Segmentation", "Illegal instruction"].filter { mount.log.contains($0) }
                     if !fatal.isEmpty { crashed += 1 }
                     #expect(fatal.isEmpty, "round \(round): \(mount.log)")
-                    moments.append("\(String(format: "%.1f", moment)) s (\(progress))")
+                    moments.append("\(String(format: "%.1f", moment)) s (\(phase), \(progress))")
+                    if phase != "idle" { midSync += 1 }
                 }
                 // The counts docs/FAULTS.md reports.
-                print("fault matrix: kill -9 during an initial sync (\(String(format: "%.1f", duration)) s): \(rounds) rounds, "
+                print("fault matrix: kill -9 during an initial sync (\(String(format: "%.1f", duration)) s): \(rounds) rounds "
+                      + "(\(midSync) with the sync under way), "
                       + "\(lost) lost, \(duplicated) duplicated, \(crashed) crashed; killed at \(moments.joined(separator: ", "))")
             }, cleanUp: {
                 _ = try? await WriteBack.seed(["delete-mailbox", "--user", "frank", folder])
