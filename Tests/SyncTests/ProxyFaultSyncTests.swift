@@ -63,11 +63,12 @@ struct ProxyFaultSyncTests {
             defer { try? FileManager.default.removeItem(at: work) }
             let folder = "Proxy-\(UUID().uuidString.prefix(8))"
             let subjects = try await Self.seedFolder(folder, in: work)
-            let proxy = try await FaultProxy(to: Int(try TestServers.env("IMAPS_PORT"))!, fault: fault.fault,
+            let imapsPort = try #require(Int(try TestServers.env("IMAPS_PORT")))
+            let proxy = try await FaultProxy(to: imapsPort, fault: fault.fault,
                                              afterBytes: fault.afterBytes, in: work)
             try await runThenCleanUp({
                 let toml = try TestServers.accountTOML(name: "dave", user: "dave")
-                    .replacingOccurrences(of: "port = \(try TestServers.env("IMAPS_PORT"))", with: "port = \(proxy.port)")
+                    .replacingOccurrences(of: "port = \(imapsPort)", with: "port = \(proxy.port)")
                 let harness = try SyncHarness(toml, timing: Self.timing)
 
                 #expect(try await Self.finishes(within: 120) { await harness.sync("dave") },
