@@ -109,7 +109,11 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["Store"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "MailCore", "TestSupport", "StoreTestSupport"]),
+        // GRDB: to make the files a store must refuse (another program's database).
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "MailCore", "TestSupport", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "SyncTests",
             dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport", "StoreTestSupport"]

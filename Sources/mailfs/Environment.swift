@@ -34,9 +34,14 @@ struct LocationOptions: ParsableArguments {
         }
     }
 
+    /// The store, or the command ends with what is wrong with its file and what to do.
     func openStore() throws -> MailStore {
         let directory = try dataDir ?? paths().dataDirectory
-        return try MailStore(directory: URL(fileURLWithPath: directory))
+        do {
+            return try MailStore(directory: URL(fileURLWithPath: directory))
+        } catch let error as StoreFileError {
+            throw CleanExit.failure(error.description)
+        }
     }
 }
 

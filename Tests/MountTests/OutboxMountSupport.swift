@@ -111,11 +111,15 @@ extension MountedMailfs {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A crash: SIGKILL, then the lazy unmount a dead FUSE server needs.
-    func crash() async {
+    /// A crash: SIGKILL, then the lazy unmount a dead FUSE server needs. Returns whether the
+    /// mount was still running: one that had ended by itself crashed on its own.
+    @discardableResult
+    func crash() async -> Bool {
+        let wasRunning = process?.isRunning == true
         process?.signal(SIGKILL)
         await waitForExit(seconds: 5)
         _ = try? await Shell.run("/bin/fusermount3", ["-uz", mountPoint.path])
+        return wasRunning
     }
 
     /// Waits until the account's first sync is done, so its Sent folder is known.

@@ -36,6 +36,8 @@ struct WriteBackAccount: MountAccount {
 struct Letter: Hashable {
     let subject: String
     let messageID: String
+    /// CRLF lines.
+    var body = "write-back test\r\n"
 
     init(_ prefix: String) {
         let unique = UUID().uuidString.prefix(8).lowercased()
@@ -43,15 +45,23 @@ struct Letter: Hashable {
         messageID = "<wb-\(UUID().uuidString.lowercased())@example.test>"
     }
 
-    static func many(_ prefix: String, _ count: Int) -> [Letter] {
-        (0..<count).map { Letter("\(prefix) " + String(format: "%04d", $0)) }
+    /// `count` letters; `bodyLines` > 0 gives each a body of that many 60-byte lines.
+    static func many(_ prefix: String, _ count: Int, bodyLines: Int = 0) -> [Letter] {
+        (0..<count).map { n in
+            var letter = Letter("\(prefix) " + String(format: "%04d", n))
+            if bodyLines > 0 {
+                letter.body = String(repeating: "line of letter \(String(format: "%04d", n)) " + String(repeating: "x", count: 38) + "\r\n",
+                                     count: bodyLines)
+            }
+            return letter
+        }
     }
 
     var fileName: String { "2026-11-21 1200 Ann - \(subject).eml" }
 
     var raw: String {
         "From: Ann <ann@example.test>\r\nTo: alice@example.test\r\nSubject: \(subject)\r\n"
-            + "Date: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: \(messageID)\r\n\r\nwrite-back test\r\n"
+            + "Date: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: \(messageID)\r\n\r\n\(body)"
     }
 }
 

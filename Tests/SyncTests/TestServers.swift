@@ -112,7 +112,9 @@ final class SyncHarness: Sendable {
     let config: MailfsConfig
     private let activities: [String: AccountActivity]
 
-    init(_ toml: String) throws {
+    /// `timing` replaces every account's timing from its settings (a short response
+    /// timeout, which the config cannot set).
+    init(_ toml: String, timing: SyncTiming? = nil) throws {
         (store, directory) = try MailStore.temporary()
         config = try TestServers.config(toml)
         var activities: [String: AccountActivity] = [:]
@@ -120,7 +122,7 @@ final class SyncHarness: Sendable {
             activities[account.name] = AccountActivity(profile: AccountProfile(account))
         }
         self.activities = activities
-        coordinator = SyncCoordinator(config: config, store: store) { account in
+        coordinator = SyncCoordinator(config: config, store: store, timing: timing) { account in
             activities[account.name]!
         }
     }

@@ -117,10 +117,9 @@ extension MailTree {
             }
             return Array(StatusReport.root(facts, diskUse: store.totalDiskUse()).utf8)
         case .accountStatus(let id):
-            guard let account = try accounts.record(id: id), var facts = try statusFacts(account) else {
+            guard let account = try accounts.record(id: id), let facts = try statusFacts(account, withStorage: true) else {
                 throw FSError(ENOENT)
             }
-            facts.storage = try store.storageUse(accountId: id)
             return Array(StatusReport.account(facts).utf8)
         case .accountLog(let id):
             guard let account = try accounts.record(id: id) else { throw FSError(ENOENT) }
@@ -130,8 +129,20 @@ extension MailTree {
         }
     }
 
-    private func statusFacts(_ account: AccountRecord) throws -> StatusReport.AccountFacts? {
+    /// The account's facts. When the store's file turns out damaged, the live state alone,
+    /// with the damage as `last_error`: `.status` still says what is wrong (never EIO).
+    private func statusFacts(_ account: AccountRecord, withStorage: Bool = false) throws -> StatusReport.AccountFacts? {
         let activity = accounts.activity(for: account)
-        return try store.statusFacts(account, activity: activity.snapshot, profile: activity.profile)
+        do {
+            var facts = try store.statusFacts(account, activity: activity.snapshot, profile: activity.profile)
+            if withStorage, let id = account.id { facts?.storage = try store.storageUse(accountId: id) }
+            if let damage = store.knownDamage { facts?.activity.lastError = damage.description }
+            return facts
+        } catch {
+            guard let damage = store.damage(in: error) else { throw error }
+            var state = activity.snapshot
+            state.lastError = damage.description
+            return .storeUnreadable(account, activity: state, profile: activity.profile)
+        }
     }
 }

@@ -137,6 +137,7 @@ public final class MailTree: FilesystemOperations {
             throw error
         } catch {
             logger.error("store error: \(error)")
+            store.damage(in: error)
             throw FSError(EIO)
         }
     }

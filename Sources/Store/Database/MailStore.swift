@@ -11,9 +11,13 @@ public final class MailStore: Sendable {
     let acceptanceLog: AcceptanceLog
     /// `storageUse` per account, with when it was computed.
     let storageMemo = Mutex<[Int64: (at: Date, use: StorageUse)]>([:])
+    /// The first sign that the file is damaged in pages the start-up checks never read.
+    let damageFound = Mutex<StoreFileError?>(nil)
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`. The directory is made 0700
-    /// and the database files 0600: mail is private.
+    /// and the database files 0600: mail is private. A file that is not a usable mailfs
+    /// store (damaged, truncated, another program's database) throws `StoreFileError` and
+    /// is left as it was.
     public init(directory: URL) throws {
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
@@ -23,6 +27,13 @@ public final class MailStore: Sendable {
         defer { umask(previousMask) }
         databaseURL = directory.appendingPathComponent("mailfs.sqlite")
         acceptanceLog = AcceptanceLog(directory: directory)
+        try StoreFile.check(databaseURL)
+        pool = try Self.openPool(at: databaseURL)
+        try Self.restrictPermissions(of: directory)
+    }
+
+    /// The pool, migrated; errors that mean a damaged file become `StoreFileError`.
+    private static func openPool(at url: URL) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
@@ -32,9 +43,14 @@ public final class MailStore: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -4096")
         }
         configuration.maximumReaderCount = 4
-        pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
-        try Schema.migrator.migrate(pool)
-        try Self.restrictPermissions(of: directory)
+        do {
+            let pool = try DatabasePool(path: url.path, configuration: configuration)
+            try StoreFile.claim(pool)
+            try Schema.migrator.migrate(pool)
+            return pool
+        } catch let error as DatabaseError {
+            throw StoreFileError(error, path: url.path) ?? error
+        }
     }
 
     /// An in-process store for tests (a temporary directory, removed by the caller).

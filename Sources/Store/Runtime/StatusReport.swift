@@ -109,3 +109,15 @@ public enum StatusReport {
         return mb == mb.rounded() ? "\(Int(mb)) MB" : String(format: "%.1f MB", mb)
     }
 }
+
+extension StatusReport.AccountFacts {
+    /// What `.status` can show when the store cannot be read: the live state and the
+    /// profile, every count zero, no folder rows (the keys stay the contract).
+    public static func storeUnreadable(_ account: AccountRecord, activity: AccountActivity.State,
+                                       profile: AccountProfile) -> Self {
+        var facts = Self(activity: activity, profile: profile, lastSync: account.lastSyncDate, outbox: (0, 0, 0),
+                         cacheBytes: 0, cacheLimitBytes: profile.cacheLimitBytes, folders: [], journal: (0, 0))
+        facts.storage = StorageUse(messages: 0, content: 0, index: 0)
+        return facts
+    }
+}

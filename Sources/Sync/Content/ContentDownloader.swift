@@ -60,7 +60,7 @@ final class ContentDownloader: Sendable {
         } catch let failure as ContentUnavailable {
             return .failure(report(key, failure))
         } catch {
-            return .failure(report(key, .failed(AccountSynchronizer.describe(error))))
+            return .failure(report(key, .failed(AccountSynchronizer.describe(error, store: store))))
         }
     }
 

@@ -54,7 +54,7 @@ extension AccountSynchronizer {
             }
             activity.record(.folderSynced)
         } catch {
-            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error))", level: .error)
+            activity.log.record("\(type.rawValue) sync after \(reason) failed: \(Self.describe(error, store: store))", level: .error)
         }
     }
 

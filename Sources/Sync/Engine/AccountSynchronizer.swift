@@ -65,7 +65,7 @@ public actor AccountSynchronizer {
             activity.log.record("sync finished in \(seconds) s" + (failures.isEmpty ? "" : " with \(failures.count) failed folders"))
             return .synced
         } catch {
-            let reason = Self.describe(error)
+            let reason = Self.describe(error, store: store)
             activity.record(.syncFailed(reason: reason, connections: pool.statusLine))
             activity.log.record("sync failed: \(reason)", level: .error)
             return Self.isPermanent(error) ? .failedPermanently : .failedTransiently
@@ -130,6 +130,11 @@ public actor AccountSynchronizer {
         let record = try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
         accountId = record.id
         return record.id ?? -1
+    }
+
+    /// A failure that may come from the store: a full disk or a damaged file is said as such.
+    static func describe(_ error: any Error, store: MailStore) -> String {
+        store.describeStoreFailure(error) ?? describe(error)
     }
 
     static func describe(_ error: any Error) -> String {

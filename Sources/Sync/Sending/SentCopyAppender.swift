@@ -38,7 +38,7 @@ struct SentCopyAppender: Sendable {
             activity.log.record("outbox: copy saved in \(sent.path)")
             return true
         } catch {
-            activity.log.record("outbox: saving the sent copy failed: \(AccountSynchronizer.describe(error)); will retry",
+            activity.log.record("outbox: saving the sent copy failed: \(AccountSynchronizer.describe(error, store: store)); will retry",
                                 level: .warning)
             return false
         }
