@@ -166,19 +166,6 @@ enum Shell {
     }
 }
 
-enum Poll {
-    /// Checks `condition` every 0.2 s until it holds (true) or `seconds` pass (false).
-    /// It sleeps, never blocks: see `ChildProcess.run` for why.
-    static func until(seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return try await condition()
-    }
-}
-
 /// `#expect(condition, comment)` for a comment that needs awaiting (what the server holds,
 /// a listing): `#expect`'s comment cannot await, and this one is built only on failure.
 func expect(_ condition: Bool, orExplain comment: () async -> String,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// search/ through a real mount: queries as directory names over the demo account, the same

@@ -41,10 +41,9 @@ struct FailureSyncTests {
             let harness = try SyncHarness(toml)
             harness.coordinator.start()
             defer { harness.coordinator.stop() }
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline && (harness.state("right").phase != .idle || harness.state("wrong").phase != .error
-                                        || harness.state("down").phase != .error) {
-                try await Task.sleep(for: .milliseconds(100))
+            _ = try await Poll.until(seconds: 30, every: .milliseconds(100)) {
+                harness.state("right").phase == .idle && harness.state("wrong").phase == .error
+                    && harness.state("down").phase == .error
             }
             #expect(harness.state("wrong").phase == .error)
             #expect(harness.state("wrong").lastError?.contains("authentication failed") == true, "\(harness.state("wrong"))")
@@ -76,12 +75,11 @@ struct FailureSyncTests {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "carol", user: "carol"))
             let sync = Task { await harness.sync("carol") }
             // Wait for the first checkpoint, then take the server away.
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if let id = try harness.store.account(named: "carol")?.id,
-                   let record = try harness.store.folders(accountId: id).first(where: { $0.path == folder }),
-                   record.lastSyncedUID > 0 { break }
-                try await Task.sleep(for: .milliseconds(20))
+            _ = try await Poll.until(seconds: 60, every: .milliseconds(20)) {
+                guard let id = try harness.store.account(named: "carol")?.id,
+                      let record = try harness.store.folders(accountId: id).first(where: { $0.path == folder })
+                else { return false }
+                return record.lastSyncedUID > 0
             }
             try await TestServers.control("kill", "dovecot")
             await sync.value

@@ -35,10 +35,10 @@ final class FaultProxy: Sendable {
         process = try ChildProcess("/usr/bin/python3", [script, portFile.path, "\(targetPort)", fault.rawValue, "\(afterBytes)"],
                                    captureOutput: false)
         var port: Int?
-        let deadline = Date().addingTimeInterval(10)
-        while port == nil && Date() < deadline && process.isRunning {
+        let process = process
+        _ = try await Poll.until(seconds: 10, every: .milliseconds(50)) {
             port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if port == nil { try await Task.sleep(for: .milliseconds(50)) }
+            return port != nil || !process.isRunning
         }
         guard let port else {
             process.signal(SIGKILL)

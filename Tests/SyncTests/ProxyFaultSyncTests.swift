@@ -138,7 +138,7 @@ struct ProxyFaultSyncTests {
             await work()
             finished.set()
         }
-        return try await RecoverySyncTests.poll(seconds: seconds) { finished.isSet }
+        return try await Poll.until(seconds: seconds, every: .milliseconds(100)) { finished.isSet }
     }
 }
 

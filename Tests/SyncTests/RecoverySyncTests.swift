@@ -41,7 +41,7 @@ struct RecoverySyncTests {
                 .replacingOccurrences(of: "port = \(try TestServers.env("IMAPS_PORT"))", with: "port = 9")
             let harness = try SyncHarness(toml)
             let sync = Task { await harness.sync("down") }
-            let shown = try await Self.poll(seconds: 5) { harness.state("down").lastError?.contains("next attempt in") == true }
+            let shown = try await Poll.until(seconds: 5, every: .milliseconds(100)) { harness.state("down").lastError?.contains("next attempt in") == true }
             #expect(shown, "\(harness.state("down"))")
             await sync.value
             #expect(harness.state("down").phase == .error)
@@ -70,21 +70,11 @@ struct RecoverySyncTests {
             try await TestServers.control("stop", "dovecot")
             harness.coordinator.start()
             defer { harness.coordinator.stop() }
-            let failed = try await Self.poll(seconds: 20) { harness.state("work").phase == .error }
+            let failed = try await Poll.until(seconds: 20, every: .milliseconds(100)) { harness.state("work").phase == .error }
             try await TestServers.control("start", "dovecot")
             #expect(failed, "\(harness.log("work"))")
-            let recovered = try await Self.poll(seconds: 30) { harness.state("work").phase == .idle }
+            let recovered = try await Poll.until(seconds: 30, every: .milliseconds(100)) { harness.state("work").phase == .idle }
             #expect(recovered, "\(harness.log("work"))")
         }
-    }
-
-    /// Checks `condition` every 100 ms until it holds or `seconds` pass.
-    static func poll(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return condition()
     }
 }

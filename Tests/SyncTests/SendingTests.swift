@@ -40,20 +40,15 @@ struct SendingTests {
     }
 
     /// Waits (LMTP delivery takes up to a second) until `user`'s mailbox holds `subject`;
-    /// looks once more after the deadline, so a test descheduled for the whole wait still
-    /// sees a message that arrived meanwhile.
+    /// returns how many copies it holds.
     static func delivered(_ subject: String, to user: String, mailbox: String = "INBOX", seconds: Double = 10) async throws -> Int {
-        func copies() async throws -> Int {
-            try await TestServers.seed(["list", "--user", user, "--mailbox", mailbox])
+        var count = 0
+        _ = try await Poll.until(seconds: seconds) {
+            count = try await TestServers.seed(["list", "--user", user, "--mailbox", mailbox])
                 .split(separator: "\n").filter { $0.hasSuffix("\t\(subject)") }.count
+            return count > 0
         }
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let count = try await copies()
-            if count > 0 { return count }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return try await copies()
+        return count
     }
 
     @Test("a generic account's message is delivered once and appended to its Sent folder, read")
