@@ -22,6 +22,15 @@ import Testing
         #expect(cache.listing(1)?.names == ["live", "other"])
     }
 
+    @Test("a listing built before a change made through the mount (forget) is not cached after it")
+    func buildAcrossForget() {
+        let cache = ListingCache()
+        let before = cache.generation
+        cache.forget(1)
+        #expect(!cache.store(listing(["a.eml"]), for: 1, builtIn: before))
+        #expect(cache.listing(1) == nil)
+    }
+
     @Test("a drain returns every directory listed since the last one, with what was cached")
     func drainReportsListed() {
         let cache = ListingCache()

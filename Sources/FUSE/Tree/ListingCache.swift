@@ -8,7 +8,8 @@ final class ListingCache: Sendable {
         var listings: [Inode: Listing] = [:]
         var entryCount = 0
         var listed: Set<Inode> = []
-        /// Counts drains: a listing built across one may predate the change that caused it.
+        /// Counts drains and forgets: a listing built across one may predate the change
+        /// that caused it.
         var generation: UInt64 = 0
     }
 
@@ -24,8 +25,8 @@ final class ListingCache: Sendable {
     var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Caches a listing built from the store since `generation` was read; false (nothing
-    /// cached) when a drain came in between: the store changed meanwhile, and caching what
-    /// may be an older snapshot would keep it until the next change.
+    /// cached) when a drain or a forget came in between: the store changed meanwhile, and
+    /// caching what may be an older snapshot would keep it until the next change.
     func store(_ listing: Listing, for inode: Inode, builtIn generation: UInt64) -> Bool {
         state.withLock { state in
             guard state.generation == generation else { return false }
@@ -49,6 +50,7 @@ final class ListingCache: Sendable {
     @discardableResult
     func forget(_ inode: Inode) -> Listing? {
         state.withLock { state in
+            state.generation &+= 1
             guard let old = state.listings.removeValue(forKey: inode) else { return nil }
             state.entryCount -= old.entries.count
             return old
