@@ -127,7 +127,7 @@ let package = Package(
             name: "SMTPTests",
             dependencies: ["SMTP", "Transport", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
-        .testTarget(name: "MountTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "MountTests", dependencies: ["TestSupport", "Config"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,11 +25,11 @@ struct ConfigHelpTests {
         #expect(ConfigHelp.helpText.contains(ConfigHelp.example.split(separator: "\n")[0]))
     }
 
-    @Test("the help has no trailing spaces and fits a terminal")
+    @Test("the help has no trailing spaces and no line the help formatter would re-wrap")
     func layout() {
         for line in ConfigHelp.helpText.split(separator: "\n") {
             #expect(line.last != " ")
-            #expect(line.count <= 100, "too long: \(line)")
+            #expect(line.count <= ConfigHelp.maximumLineLength, "too long: \(line)")
         }
     }
 }
