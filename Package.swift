@@ -38,6 +38,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Each account's live state (phase, errors, .log) and the .status renderer: what
+        // the sync engine records and the tree shows.
+        .target(name: "Activity", dependencies: ["Store"]),
         // What the IMAP and SMTP clients share: TLS settings (1.2+, verified certificates).
         .target(
             name: "Transport",
@@ -74,7 +77,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
-                "MailCore", "IMAP", "SMTP", "Transport", "Store", "Config",
+                "MailCore", "IMAP", "SMTP", "Transport", "Store", "Activity", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -82,14 +85,14 @@ let package = Package(
         .target(
             name: "FUSE",
             dependencies: [
-                "CFuse3", "MailCore", "Store", "Config",
+                "CFuse3", "MailCore", "Store", "Activity", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "MailCore", "Store", "Config", "FUSE", "Sync",
+                "MailCore", "Store", "Activity", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -106,19 +109,20 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         // What import and sync tests check on every folder: source, listing and .status agree.
-        .target(name: "StoreTestSupport", dependencies: ["Store"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["Store", "Activity"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         // GRDB: to make the files a store must refuse (another program's database).
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "MailCore", "TestSupport", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Store", "Activity", "MailCore", "TestSupport", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Sync", "IMAP", "Transport", "Store", "Config", "MailCore", "TestSupport", "StoreTestSupport"]
+            dependencies: ["Sync", "IMAP", "Transport", "Store", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport"]
         ),
-        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store"]),
+        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity"]),
+        .testTarget(name: "ActivityTests", dependencies: ["Activity", "Store"]),
         .testTarget(
             name: "IMAPTests",
             dependencies: ["IMAP", "Transport", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Activity
 import Config
 import FUSE
 import Foundation
@@ -52,7 +53,8 @@ struct MountCommand: ParsableCommand {
         settings.searches = SavedSearches(
             shared: config?.searches ?? [],
             byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
-        let tree = MailTree(store: store, profiles: AccountProfiles.make(config: config), settings: settings)
+        let activities = AccountActivities(profiles: AccountProfiles.make(config: config))
+        let tree = MailTree(store: store, activities: activities, settings: settings)
         let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
                                    allowOther: allowOther, debug: fuseDebug,
                                    spaceReportPath: store.databaseURL.deletingLastPathComponent().path)
@@ -75,7 +77,7 @@ struct MountCommand: ParsableCommand {
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()
         defer { watcher.stop() }
-        let coordinator = config.map { SyncEngine.start(config: $0, store: store, tree: tree) }
+        let coordinator = config.map { SyncEngine.start(config: $0, store: store, activities: activities, tree: tree) }
         defer { coordinator?.stop() }
         FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         try session.run()

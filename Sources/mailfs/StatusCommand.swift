@@ -1,3 +1,4 @@
+import Activity
 import ArgumentParser
 import Foundation
 import Store

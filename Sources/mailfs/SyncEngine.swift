@@ -1,3 +1,4 @@
+import Activity
 import Config
 import FUSE
 import Store
@@ -6,10 +7,9 @@ import Sync
 /// Wires the sync engine to the mount: shared account state for `.status`/`.log`, and
 /// `.control` commands.
 enum SyncEngine {
-    static func start(config: MailfsConfig, store: MailStore, tree: MailTree) -> SyncCoordinator {
-        let coordinator = SyncCoordinator(config: config, store: store) { account in
-            tree.activity(forAccount: account.name) ?? AccountActivity(profile: .offline(name: account.name, address: account.address))
-        }
+    static func start(config: MailfsConfig, store: MailStore, activities: AccountActivities,
+                      tree: MailTree) -> SyncCoordinator {
+        let coordinator = SyncCoordinator(config: config, store: store, activities: activities)
         tree.onControl { account, command in
             switch command {
             case "sync":

@@ -1,4 +1,5 @@
 @testable import FUSE
+import Activity
 import Foundation
 import Store
 import Testing
@@ -22,7 +23,7 @@ struct MailTreeTests {
         try Data(Self.message(id: "re@t", subject: "Re: Lunch plans", inReplyTo: "lunch@t"))
             .write(to: maildir.appendingPathComponent("cur/2:2,S"))
         _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
-        tree = MailTree(store: store, profiles: [])
+        tree = MailTree(store: store, activities: AccountActivities(profiles: []))
     }
 
     static func message(id: String, subject: String, inReplyTo: String? = nil) -> [UInt8] {

@@ -1,3 +1,4 @@
+import Activity
 import Foundation
 @testable import Store
 import Testing

@@ -1,3 +1,4 @@
+import Activity
 import Foundation
 import Store
 import Sync
@@ -31,8 +32,9 @@ struct RetentionSyncTests {
 
             let narrower = try TestServers.config(try TestServers.accountTOML(name: "work", user: "alice",
                                                                                extra: "sync_window_days = 7"))
-            let activity = AccountActivity(profile: .offline(name: "work", address: ""))
-            let coordinator = SyncCoordinator(config: narrower, store: harness.store) { _ in activity }
+            let activities = AccountActivities(profiles: [])
+            let activity = activities.activity(named: "work", address: "")
+            let coordinator = SyncCoordinator(config: narrower, store: harness.store, activities: activities)
             _ = await coordinator.syncOnce(account: "work")
             let kept = try harness.messages("work", folder)
             // The source now is what the 7-day window holds, and the message with a pending change.

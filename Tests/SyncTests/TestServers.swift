@@ -1,3 +1,4 @@
+import Activity
 import Config
 import Foundation
 import Store
@@ -110,21 +111,15 @@ final class SyncHarness: Sendable {
     let directory: URL
     let coordinator: SyncCoordinator
     let config: MailfsConfig
-    private let activities: [String: AccountActivity]
+    private let activities: AccountActivities
 
     /// `timing` replaces every account's timing from its settings (a short response
     /// timeout, which the config cannot set).
     init(_ toml: String, timing: SyncTiming? = nil) throws {
         (store, directory) = try MailStore.temporary()
         config = try TestServers.config(toml)
-        var activities: [String: AccountActivity] = [:]
-        for account in config.accounts {
-            activities[account.name] = AccountActivity(profile: AccountProfile(account))
-        }
-        self.activities = activities
-        coordinator = SyncCoordinator(config: config, store: store, timing: timing) { account in
-            activities[account.name]!
-        }
+        activities = AccountActivities(profiles: config.accounts.map(AccountProfile.init))
+        coordinator = SyncCoordinator(config: config, store: store, activities: activities, timing: timing)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -133,8 +128,9 @@ final class SyncHarness: Sendable {
         _ = await coordinator.syncOnce(account: account)
     }
 
-    func state(_ account: String) -> AccountActivity.State { activities[account]!.snapshot }
-    func log(_ account: String) -> String { activities[account]!.log.rendered() }
+    func state(_ account: String) -> AccountActivity.State { activity(account).snapshot }
+    func log(_ account: String) -> String { activity(account).log.rendered() }
+    private func activity(_ account: String) -> AccountActivity { activities.activity(named: account, address: "") }
 
     func accountId(_ name: String) throws -> Int64 {
         try #require(try store.account(named: name)?.id)

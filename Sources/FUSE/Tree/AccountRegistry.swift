@@ -1,18 +1,17 @@
+import Activity
 import Foundation
 import Store
-import Synchronization
 
 /// The accounts the tree shows: every account of the store (configured or imported),
-/// each with its live activity. Accounts imported while mounted appear on the next
-/// store change.
+/// each with its live activity (owned by the mount's `AccountActivities`). Accounts
+/// imported while mounted appear on the next store change.
 final class AccountRegistry: Sendable {
     private let store: MailStore
-    private let profiles: [String: AccountProfile]
-    private let activities = Mutex<[String: AccountActivity]>([:])
+    private let activities: AccountActivities
 
-    init(store: MailStore, profiles: [AccountProfile]) {
+    init(store: MailStore, activities: AccountActivities) {
         self.store = store
-        self.profiles = Dictionary(profiles.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.activities = activities
     }
 
     func all() throws -> [AccountRecord] {
@@ -24,14 +23,7 @@ final class AccountRegistry: Sendable {
     }
 
     func activity(for account: AccountRecord) -> AccountActivity {
-        activities.withLock { activities in
-            if let existing = activities[account.name] { return existing }
-            let profile = profiles[account.name]
-                ?? .offline(name: account.name, address: account.address)
-            let created = AccountActivity(profile: profile)
-            activities[account.name] = created
-            return created
-        }
+        activities.activity(named: account.name, address: account.address)
     }
 
     func activity(accountId: Int64) -> AccountActivity? {

@@ -1,3 +1,4 @@
+import Activity
 import Foundation
 import Logging
 import MailCore
@@ -48,12 +49,14 @@ public final class MailTree: FilesystemOperations {
         public init() {}
     }
 
-    public init(store: MailStore, profiles: [AccountProfile], settings: Settings = Settings(),
+    /// `activities`: the accounts' live state, which the sync engine records into and the
+    /// tree shows in `.status` and `.log`.
+    public init(store: MailStore, activities: AccountActivities, settings: Settings = Settings(),
                 logger: Logger = Logger(label: "mailfs.tree")) {
         self.store = store
         self.settings = settings
         self.logger = logger
-        accounts = AccountRegistry(store: store, profiles: profiles)
+        accounts = AccountRegistry(store: store, activities: activities)
     }
 
     /// Set once the session exists; until then invalidation is a no-op.
@@ -75,11 +78,6 @@ public final class MailTree: FilesystemOperations {
 
     public func provideSending(with service: any OutboxService) {
         outboxService.withLock { $0 = service }
-    }
-
-    /// The live state of an account, for the sync engine to update.
-    public func activity(forAccount name: String) -> AccountActivity? {
-        accounts.activity(named: name)
     }
 
     // MARK: FilesystemOperations (metadata)

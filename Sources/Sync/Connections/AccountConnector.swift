@@ -1,3 +1,4 @@
+import Activity
 import Transport
 import Config
 import IMAP

@@ -1,3 +1,4 @@
+import Activity
 import Foundation
 import IMAP
 import MailCore

@@ -1,3 +1,4 @@
+import Activity
 import Config
 import Store
 

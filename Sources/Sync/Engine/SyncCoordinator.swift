@@ -1,3 +1,4 @@
+import Activity
 import Config
 import Foundation
 import Store
@@ -23,16 +24,16 @@ public final class SyncCoordinator: Sendable, WriteBackService {
     /// FR-SYNC-16: at most 30 IMAP connections across all accounts.
     public static let globalConnectionLimit = 30
 
-    /// `activity` gives the live state object of an account (shared with the mount). Each
-    /// account's timing comes from its settings unless `timing` overrides it.
-    public init(config: MailfsConfig, store: MailStore, timing: SyncTiming? = nil,
-                activity: (AccountConfig) -> AccountActivity) {
+    /// Each account records what happens into its activity in `activities` (the mount shows
+    /// it); its timing comes from its settings unless `timing` overrides it.
+    public init(config: MailfsConfig, store: MailStore, activities: AccountActivities, timing: SyncTiming? = nil) {
         let global = AsyncSemaphore(permits: Self.globalConnectionLimit)
         var accounts: [String: AccountEntry] = [:]
         for account in config.accounts {
             let accountTiming = timing ?? SyncTiming(account.settings)
             let synchronizer = AccountSynchronizer(
-                account: account, store: store, activity: activity(account), global: global,
+                account: account, store: store,
+                activity: activities.activity(named: account.name, address: account.address), global: global,
                 timing: accountTiming, maxConnections: account.settings.maxConnections)
             let trigger = SyncTrigger()
             accounts[account.name] = AccountEntry(

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 extension MailStore {
     /// What `.status` and `mailfs status` print for one account: its live state and

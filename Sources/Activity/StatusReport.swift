@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// Renders `.status` files (docs/REQUIREMENTS.md §C5). The keys and their order are a contract.
 public enum StatusReport {

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Activity
 import Testing
 
 @Suite("ISO 8601 timestamps of .status and .log")

@@ -1,4 +1,4 @@
-@testable import Store
+@testable import Activity
 import Testing
 
 /// What `.status` shows after each event of an account's sync, without a server.

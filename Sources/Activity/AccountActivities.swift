@@ -1,0 +1,27 @@
+import Foundation
+import Synchronization
+
+/// The live state of every account of a mount, one `AccountActivity` per account name,
+/// made on first use. The mount command creates it and hands it to the sync engine (which
+/// records what happens on the servers) and to the tree (which renders `.status`/`.log`
+/// and records what users do); neither creates activities of its own
+/// (docs/ARCHITECTURE.md, "Who owns which state").
+public final class AccountActivities: Sendable {
+    private let profiles: [String: AccountProfile]
+    private let activities = Mutex<[String: AccountActivity]>([:])
+
+    /// `profiles`: the configured accounts; any other account (imported) is offline.
+    public init(profiles: [AccountProfile]) {
+        self.profiles = Dictionary(profiles.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The activity of the account `name` (`address` is for an account with no profile).
+    public func activity(named name: String, address: String) -> AccountActivity {
+        activities.withLock { activities in
+            if let existing = activities[name] { return existing }
+            let created = AccountActivity(profile: profiles[name] ?? .offline(name: name, address: address))
+            activities[name] = created
+            return created
+        }
+    }
+}
