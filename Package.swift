@@ -38,6 +38,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Reading the user's Maildirs and mbox files, and `mailfs import` into the store.
+        .target(name: "Import", dependencies: ["MailCore", "Store"]),
         // Each account's live state (phase, errors, .log) and the .status renderer: what
         // the sync engine records and the tree shows.
         .target(name: "Activity", dependencies: ["Store"]),
@@ -92,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "MailCore", "Store", "Activity", "Config", "FUSE", "Sync",
+                "MailCore", "Store", "Activity", "Import", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,13 +117,13 @@ let package = Package(
         // GRDB: to make the files a store must refuse (another program's database).
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "MailCore", "TestSupport", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Store", "Activity", "Import", "MailCore", "TestSupport", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SyncTests",
             dependencies: ["Sync", "IMAP", "Transport", "Store", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport"]
         ),
-        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity"]),
+        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity", "Import"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity", "Store"]),
         .testTarget(
             name: "IMAPTests",

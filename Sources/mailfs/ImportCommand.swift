@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Config
+import Import
 import Store
 
 struct ImportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 @testable import FUSE
 import Activity
 import Foundation
+import Import
 import Store
 import Testing
 

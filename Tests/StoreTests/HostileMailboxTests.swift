@@ -1,4 +1,5 @@
 import Foundation
+import Import
 import StoreTestSupport
 import Testing
 @testable import Store

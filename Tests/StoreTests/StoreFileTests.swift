@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Import
 import Testing
 @testable import Store
 

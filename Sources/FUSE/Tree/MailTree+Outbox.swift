@@ -26,7 +26,7 @@ extension MailTree {
     public func create(parent: Inode, name: String, flags: Int32) throws(FSError) -> (FileAttributes, OpenedFile) {
         if case .folder(let folderId)? = Node(inode: parent) { return try createInFolder(folderId, parent: parent, name: name) }
         guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EPERM) }
-        guard sendingPolicy(accountId) != nil else { throw FSError(EROFS) }
+        guard outboxService.withLock({ $0 })?.acceptsMail(accountId: accountId) == true else { throw FSError(EROFS) }
         guard Self.isAcceptableOutboxName(name) else { throw FSError(EINVAL) }
         guard let item = try storeCall({ try store.createDraft(accountId: accountId, fileName: name) }) else {
             throw FSError(EEXIST)
@@ -85,7 +85,7 @@ extension MailTree {
         drafts.end(id)
         guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
         guard case .remove? = try? store.transition(send: id, .abandon) else { return }
-        if neverWritten { report(accountId, "\(item.fileName) refused: empty file", level: .error) }
+        if neverWritten { outboxService.withLock { $0 }?.refused(item, reason: "empty file") }
         forgetName(item.fileName, accountId: accountId)
     }
 
@@ -96,45 +96,30 @@ extension MailTree {
         invalidator.withLock { $0 }?.invalidateEntry(parent: outbox, name: name)
     }
 
-    /// Checks `bytes` and commits them to the queue, or removes the draft and fails with
-    /// the reason in `.log` and `.status`.
+    /// Hands `bytes` to the account's sender, which queues them or refuses them (and says
+    /// why in `.log` and `.status`); a refused file's draft is removed unless `keepingDraft`.
     func submit(_ item: OutboxItem, bytes: [UInt8], accountId: Int64, keepingDraft: Bool = false) throws(FSError) {
-        guard let policy = sendingPolicy(accountId) else { throw FSError(EROFS) }
-        let now = Date()
-        let token = "\(UInt64(now.timeIntervalSince1970 * 1000)).\(UUID().uuidString.lowercased())"
-        switch OutgoingPreparer.prepare(bytes, policy: policy.outgoing, now: now, uniqueToken: token) {
-        case .failure(let rejection):
+        guard let service = outboxService.withLock({ $0 }),
+              let submission = try storeCall({ try service.submit(item, bytes: bytes) }) else { throw FSError(EROFS) }
+        switch submission {
+        case .queued:
+            return
+        case .gone:
+            throw FSError(ENOENT)
+        case .refused(let rejection):
             if !keepingDraft {
                 _ = try? store.transition(send: item.id, .abandon)
                 forgetName(item.fileName, accountId: accountId)
             }
             listings.forget(Node.outbox(accountId).inode)
-            report(accountId, "\(item.fileName) refused: \(rejection.reason)", level: .error)
             if case .tooLarge = rejection { throw FSError(EFBIG) }
             throw FSError(EINVAL)
-        case .success(let prepared):
-            let message = OutgoingMessage(fileName: item.fileName, data: prepared.data,
-                                          envelopeFrom: prepared.envelopeFrom, recipients: prepared.recipients)
-            let queued = try storeCall {
-                try store.enqueue(draft: item.id, message, undoDelay: policy.undoDelay, now: now)
-            }
-            guard queued else { throw FSError(ENOENT) }
-            report(accountId, "\(item.fileName) queued for \(prepared.recipients.count) recipient(s)"
-                   + (policy.undoDelay > 0 ? ", sending in \(Int(policy.undoDelay)) s" : ""))
-            outboxService.withLock { $0 }?.queueChanged(accountId: accountId)
         }
     }
 
-    func sendingPolicy(_ accountId: Int64) -> SendingPolicy? {
-        outboxService.withLock { $0 }?.sendingPolicy(accountId: accountId)
-    }
-
-    /// An `outbox: …` line in the account's `.log`; errors also become `.status`'s
-    /// `outbox_error`.
-    func report(_ accountId: Int64, _ message: String, level: EventLog.Level = .info) {
-        guard let activity = accounts.activity(accountId: accountId) else { return }
-        activity.log.record("outbox: " + message, level: level)
-        if level == .error { activity.record(.outboxFailed(message)) }
+    /// An `outbox: …` line in the account's `.log`, for what users do to queued files.
+    func report(_ accountId: Int64, _ message: String) {
+        accounts.activity(accountId: accountId)?.log.record("outbox: " + message)
     }
 
     func outboxAttributes(_ item: OutboxItem) -> FileAttributes {

@@ -124,7 +124,7 @@ extension MailTree {
         default:
             throw FSError(EPERM)
         }
-        guard FolderClassifier.treePath(forName: path, type: .custom) == path else { throw FSError(EINVAL) }
+        guard FolderNaming.treePath(forName: path, type: .custom) == path else { throw FSError(EINVAL) }
         return (accountId, path)
     }
 

@@ -24,9 +24,9 @@ public struct MappedFolder: Sendable, Equatable {
     public var isSelectable: Bool
 }
 
-/// FR-SYNC-01 folder discovery: special-use attributes (RFC 6154) decide the role, never
-/// names (Gmail localizes them); `\All` and `\Important` are not synced; other folders keep
-/// their decoded names with the server's hierarchy as directories.
+/// FR-SYNC-01 folder discovery: `FolderNaming` decides each folder's role and path;
+/// `\All` and `\Important` are not synced; a second folder claiming a role or a path
+/// becomes an ordinary folder with a numbered name.
 public enum FolderMapping {
     public static func map(_ folders: [ServerFolder]) -> [MappedFolder] {
         var taken = Set<String>()
@@ -58,16 +58,11 @@ public enum FolderMapping {
     }
 
     static func role(of folder: ServerFolder) -> FolderType? {
-        if folder.name.uppercased() == "INBOX" || folder.attributes.contains("\\inbox") { return .inbox }
-        let roles: [(String, FolderType)] = [
-            ("\\sent", .sent), ("\\drafts", .drafts), ("\\trash", .trash),
-            ("\\junk", .spam), ("\\flagged", .starred), ("\\archive", .archive),
-        ]
-        return roles.first { folder.attributes.contains($0.0) }?.1
+        FolderNaming.role(ofServerFolder: folder.name, attributes: folder.attributes)
     }
 
     /// The decoded name with the hierarchy delimiter as "/", each component sanitized,
-    /// and names the account directory reserves suffixed (FolderClassifier).
+    /// and names the account directory reserves suffixed (FolderNaming).
     static func customPath(_ folder: ServerFolder) -> String {
         let decoded = ModifiedUTF7.decode(folder.name)
         let components: [String]
@@ -77,6 +72,6 @@ public enum FolderMapping {
             components = [decoded]
         }
         let joined = components.map { $0.replacingOccurrences(of: "/", with: "_") }.joined(separator: "/")
-        return FolderClassifier.treePath(forName: joined, type: .custom)
+        return FolderNaming.treePath(forName: joined, type: .custom)
     }
 }

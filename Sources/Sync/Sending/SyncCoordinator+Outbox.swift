@@ -1,20 +1,26 @@
 import Foundation
-import MailCore
 import Store
 
-/// The mount's outbox/ talks to the account's sender: which files it accepts, and a wake-up
-/// when the queue changes.
+/// The mount's outbox/ hands closed files to the account's sender, and wakes it when the
+/// queue changes.
 extension SyncCoordinator: OutboxService {
-    public func sendingPolicy(accountId: Int64) -> SendingPolicy? {
-        guard let entry = entry(accountId: accountId), let sender = entry.sender else { return nil }
-        let account = entry.synchronizer.account
-        return SendingPolicy(
-            outgoing: OutgoingPolicy(accountAddress: account.address, aliases: account.aliases,
-                                     maxSize: sender.serverSizeLimit.withLock { $0 }),
-            undoDelay: TimeInterval(account.settings.undoSeconds))
+    public func acceptsMail(accountId: Int64) -> Bool {
+        sender(accountId: accountId) != nil
+    }
+
+    public func submit(_ draft: OutboxItem, bytes: [UInt8]) throws -> OutboxSubmission? {
+        try sender(accountId: draft.accountId)?.submit(draft, bytes: bytes)
+    }
+
+    public func refused(_ draft: OutboxItem, reason: String) {
+        sender(accountId: draft.accountId)?.refused(draft, reason: reason)
     }
 
     public func queueChanged(accountId: Int64) {
-        entry(accountId: accountId)?.sender?.trigger.fire()
+        sender(accountId: accountId)?.trigger.fire()
+    }
+
+    private func sender(accountId: Int64) -> OutboxSender? {
+        entry(accountId: accountId)?.sender
     }
 }

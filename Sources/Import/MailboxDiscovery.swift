@@ -1,5 +1,6 @@
 import Foundation
 import MailCore
+import Store
 
 /// One folder's worth of mail found on disk.
 struct DiscoveredMailbox: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import MailCore
+import Store
 
 /// Reads the messages of a discovered mailbox, one at a time, with their flags.
 enum MailboxReader {

@@ -1,5 +1,6 @@
 import Foundation
 import MailCore
+import Store
 
 /// `mailfs import ACCOUNT PATH`: reads a Maildir (Maildir++ subfolders too), an mbox
 /// file, or a directory holding Maildirs and mbox files, into an offline account.
@@ -45,8 +46,8 @@ public struct MailboxImporter: Sendable {
         guard let accountId = accountRecord.id else { return Report() }
         var report = Report()
         for mailbox in sources {
-            let type = FolderClassifier.type(ofImportedName: mailbox.folderName)
-            let path = FolderClassifier.treePath(forName: mailbox.folderName, type: type)
+            let type = FolderNaming.role(ofImportedName: mailbox.folderName)
+            let path = FolderNaming.treePath(forName: mailbox.folderName, type: type)
             let folder = try store.ensureFolder(accountId: accountId, path: path,
                                                 imapPath: mailbox.folderName, type: type)
             guard let folderId = folder.id else { continue }
