@@ -24,7 +24,7 @@ struct ContentStreamTests {
         let result = Mutex<Result<[UInt8], ContentUnavailable>?>(nil)
 
         init(_ stream: ContentStream, offset: Int64, size: Int) {
-            Thread { [result] in
+            Thread { [self] in
                 let outcome = Result { () throws(ContentUnavailable) in try stream.read(offset: offset, size: size) }
                 result.withLock { $0 = outcome }
             }.start()
