@@ -40,10 +40,12 @@ extension MailStore {
 
     /// Keeps a completed download: renames its file into the cache, records it (an
     /// attachment gets its exact size and `isDownloaded`), trims the account's cache to
-    /// `limitBytes`, least recently read first and never the content just stored, then
-    /// tells the stream's readers where the end is.
+    /// `limitBytes`, least recently read first and never the content just stored, calls
+    /// `kept` (what readers may check once they see EOF, such as the log, is done there),
+    /// then tells the stream's readers where the end is.
     @discardableResult
-    public func finishContent(_ stream: ContentStream, limitBytes: Int64) throws -> CachedFile {
+    public func finishContent(_ stream: ContentStream, limitBytes: Int64,
+                              kept: (CachedFile) -> Void = { _ in }) throws -> CachedFile {
         do {
             let path = try CacheFiles.publish(stream.partialPath, as: stream.fileName, in: stream.directory)
             let row = CachedContentRow(accountId: stream.accountId, emailId: stream.key.emailId,
@@ -56,6 +58,7 @@ extension MailStore {
             }
             CacheFiles.remove(evicted.map { stream.directory.appendingPathComponent($0.fileName) })
             let file = CachedFile(path: path, size: row.sizeBytes)
+            kept(file)
             stream.end(.success(file))
             return file
         } catch {

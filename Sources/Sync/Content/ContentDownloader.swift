@@ -95,10 +95,11 @@ final class ContentDownloader: Sendable {
                 try forgetDeleted(key, at: locations)
                 return .gone
             }
-            let file = try store.finishContent(writer.stream, limitBytes: cacheLimitBytes)
+            try store.finishContent(writer.stream, limitBytes: cacheLimitBytes) { file in
+                let elapsed = (ContinuousClock.now - started).formatted(.units(allowed: [.milliseconds]))
+                activity.log.record("downloaded \(key) (\(file.size) bytes) in \(elapsed)")
+            }
             landed(key)
-            let elapsed = (ContinuousClock.now - started).formatted(.units(allowed: [.milliseconds]))
-            activity.log.record("downloaded \(key) (\(file.size) bytes) in \(elapsed)")
             return nil
         } catch {
             let failure = error as? ContentUnavailable ?? .failed(AccountSynchronizer.describe(error, store: store))
