@@ -28,17 +28,17 @@ struct LazyMountTests {
     /// A message built by Python's email package (a real-world MIME generator) with a
     /// random binary attachment, a UTF-8 text attachment (quoted-printable) and a
     /// non-ASCII file name, appended to a new folder of bob's. Returns the folder.
-    func seedMessage(in work: URL, subject: String) async throws -> String {
+    func seedMessage(in work: URL, subject: String, reportBytes: Int = 3_000_000) async throws -> String {
         let folder = "Lazy-\(UUID().uuidString.prefix(8))"
         #expect(try await SyncedMountTests.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
         let script = """
             import email.message, email.policy, os, sys
-            work, subject, message_id = sys.argv[1], sys.argv[2], sys.argv[3]
+            work, subject, message_id, report_bytes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
             m = email.message.EmailMessage(policy=email.policy.SMTP)
             m['From'] = 'Ann <ann@example.test>'; m['To'] = 'bob@example.test'; m['Subject'] = subject
             m['Date'] = 'Sat, 21 Nov 2026 09:00:00 +0000'; m['Message-ID'] = '<%s>' % message_id
             m.set_content('The report is attached.')
-            report = os.urandom(3_000_000); open(os.path.join(work, 'report.pdf'), 'wb').write(report)
+            report = os.urandom(report_bytes); open(os.path.join(work, 'report.pdf'), 'wb').write(report)
             m.add_attachment(report, maintype='application', subtype='pdf', filename='report.pdf')
             notes = ('Zürich = naïve café ' * 40 + '\\n') * 200
             # Text travels in MIME's canonical form: its line breaks come back as CRLF.
@@ -46,7 +46,7 @@ struct LazyMountTests {
             m.add_attachment(notes, subtype='plain', filename='résumé notes.txt', cte='quoted-printable')
             open(os.path.join(work, 'message.eml'), 'wb').write(m.as_bytes())
             """
-        let result = try await Shell.run("/usr/bin/python3", ["-c", script, work.path, subject, Self.messageId(subject)])
+        let result = try await Shell.run("/usr/bin/python3", ["-c", script, work.path, subject, Self.messageId(subject), String(reportBytes)])
         #expect(result.status == 0, "\(result.output)")
         let append = try await SyncedMountTests.seed(["append", "--user", "bob", "--mailbox", folder,
                                                 work.appendingPathComponent("message.eml").path])
@@ -142,6 +142,72 @@ struct LazyMountTests {
                 #expect(try await mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0, "cached content reads offline")
                 #expect(mount.text("bob/.status").contains("download of message"), "\(mount.text("bob/.status"))")
             }, cleanUp: { #expect((try? await WriteBack.dovecot("start")) == 0) })
+        }
+    }
+
+    /// A mounted lazy account with one fresh message whose report.pdf has `reportBytes`;
+    /// returns the mount, the scratch directory (with report.pdf) and the attachments directory.
+    func mountWithReport(_ label: String, reportBytes: Int) async throws -> (MountedMailfs, URL, String) {
+        let mount = try await mountBob()
+        let work = mount.root.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let subject = "\(label) \(UUID().uuidString.prefix(6))"
+        let folder = try await seedMessage(in: work, subject: subject, reportBytes: reportBytes)
+        try await mount.start()
+        let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
+        #expect(try await Poll.until(seconds: 30) { try await mount.sh("ls '\(eml)'").status == 0 })
+        return (mount, work, "bob/attachments/2026-11-21 0900 Ann - \(subject)")
+    }
+
+    /// How many downloads of a part of `bytes` bytes `.log` reports.
+    static func downloads(_ mount: MountedMailfs, bytes: Int) async throws -> Int {
+        try await mount.sh("cat bob/.log").output.components(separatedBy: " (\(bytes) bytes) in ").count - 1
+    }
+
+    @Test("parallel readers during the download of an 8 MB attachment get every byte from one FETCH; stat then shows the exact size")
+    func parallelReadersWhileStreaming() async throws {
+        try await SharedServers.shared {
+            let size = 8_000_000
+            let (mount, work, attachments) = try await mountWithReport("Lazy parallel", reportBytes: size)
+            let file = "\(attachments)/report.pdf"
+            let listed = try await mount.sh("stat -c %s '\(file)'").lines
+            #expect(listed != ["\(size)"], "st_size is BODYSTRUCTURE's estimate before the download: \(listed)")
+            // cat, cp, python and dd at once, all opened before the content is cached.
+            // (The leading `:` ends sh's `cd "$MNT" &&`, which `&` would otherwise take along.)
+            let readers = try await mount.sh("""
+                :
+                cat '\(file)' > '\(work.path)/by-cat' & cp '\(file)' '\(work.path)/by-cp' &
+                python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read())' '\(file)' '\(work.path)/by-python' &
+                dd if='\(file)' of='\(work.path)/by-dd' bs=7777 status=none & wait
+                """)
+            #expect(readers.status == 0, "\(readers.output)")
+            for copy in ["by-cat", "by-cp", "by-python", "by-dd"] {
+                let compared = try await mount.sh("cmp '\(work.path)/\(copy)' '\(work.path)/report.pdf' 2>&1; wc -c < '\(work.path)/\(copy)'")
+                #expect(compared.status == 0, "\(copy): \(compared.output)")
+            }
+            #expect(try await Self.downloads(mount, bytes: size) == 1, "one download for every reader")
+            // The kernel's cached attributes were invalidated: the exact size, at once.
+            #expect(try await mount.sh("stat -c %s '\(file)'").lines == ["\(size)"])
+            #expect(try await mount.sh("wc -c < '\(file)'").lines == ["\(size)"])
+            #expect(try await mount.sh("cmp '\(file)' '\(work.path)/report.pdf'").status == 0, "served from the cache")
+            #expect(try await Self.downloads(mount, bytes: size) == 1)
+        }
+    }
+
+    @Test("a reader that reads the first KB and closes: the download still completes and later reads come from the cache")
+    func readerLeavesEarly() async throws {
+        try await SharedServers.shared {
+            let size = 6_000_000
+            let (mount, work, attachments) = try await mountWithReport("Lazy early", reportBytes: size)
+            let file = "\(attachments)/report.pdf"
+            let head = try await mount.sh("head -c 1024 '\(file)' | cmp - <(head -c 1024 '\(work.path)/report.pdf')".bashed)
+            #expect(head.status == 0, "\(head.output)")
+            #expect(try await Poll.until(seconds: 30) { try await Self.downloads(mount, bytes: size) == 1 },
+                    "the download went on after the reader closed")
+            // Told to the kernel when the download ends, with no reader left to see EOF.
+            #expect(try await Poll.until(seconds: 5) { try await mount.sh("stat -c %s '\(file)'").lines == ["\(size)"] })
+            #expect(try await mount.sh("cmp '\(file)' '\(work.path)/report.pdf'").status == 0)
+            #expect(try await Self.downloads(mount, bytes: size) == 1, "no second download")
         }
     }
 

@@ -38,7 +38,7 @@ struct ContentCacheTests {
         let temp = try TemporaryStore()
         let (account, email) = try partialMessage(temp)
         let key = ContentKey(emailId: email, partId: "2")
-        let file = try temp.store.storeContent(Array(repeating: 7, count: 1234), for: key, limitBytes: 1 << 20)
+        let file = try temp.store.keepContent(Array(repeating: 7, count: 1234), for: key, limitBytes: 1 << 20)
         #expect(file.size == 1234)
         #expect(file.path.hasPrefix(temp.directory.appendingPathComponent("cache").path))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)).count == 1234)
@@ -54,7 +54,7 @@ struct ContentCacheTests {
     func messageSize() throws {
         let temp = try TemporaryStore()
         let (_, email) = try partialMessage(temp)
-        _ = try temp.store.storeContent(Array(repeating: 1, count: 4321), for: .message(email), limitBytes: 1 << 20)
+        _ = try temp.store.keepContent(Array(repeating: 1, count: 4321), for: .message(email), limitBytes: 1 << 20)
         #expect(try temp.store.message(id: email)?.sizeBytes == 4321)
     }
 
@@ -64,15 +64,15 @@ struct ContentCacheTests {
         let (account, email) = try partialMessage(temp)
         let first = ContentKey(emailId: email, partId: "2")
         let second = ContentKey(emailId: email, partId: "3")
-        let old = try temp.store.storeContent(Array(repeating: 1, count: 600), for: first, limitBytes: 1000)
-        _ = try temp.store.storeContent(Array(repeating: 2, count: 600), for: second, limitBytes: 1000)
+        let old = try temp.store.keepContent(Array(repeating: 1, count: 600), for: first, limitBytes: 1000)
+        _ = try temp.store.keepContent(Array(repeating: 2, count: 600), for: second, limitBytes: 1000)
         #expect(try temp.store.cachedContent(first) == nil)
         #expect(!FileManager.default.fileExists(atPath: old.path))
         #expect(try temp.store.cachedContent(second) != nil)
         let evicted = try #require(try temp.store.attachments(ofEmail: email).first { $0.partId == "2" })
         #expect(!evicted.isDownloaded && evicted.cachePath == nil && evicted.sizeIsExact && evicted.sizeBytes == 600)
         // Content bigger than the whole limit is still served (it alone stays).
-        _ = try temp.store.storeContent(Array(repeating: 3, count: 5000), for: first, limitBytes: 1000)
+        _ = try temp.store.keepContent(Array(repeating: 3, count: 5000), for: first, limitBytes: 1000)
         #expect(try temp.store.cachedContent(first)?.size == 5000)
         #expect(try temp.store.cacheUsage(accountId: account) == 5000)
     }
@@ -82,7 +82,7 @@ struct ContentCacheTests {
         let temp = try TemporaryStore()
         let (_, email) = try partialMessage(temp)
         let key = ContentKey(emailId: email, partId: "3")
-        let file = try temp.store.storeContent([1, 2, 3], for: key, limitBytes: 1000)
+        let file = try temp.store.keepContent([1, 2, 3], for: key, limitBytes: 1000)
         try FileManager.default.removeItem(atPath: file.path)
         #expect(try temp.store.cachedContent(key) == nil)
         #expect(try temp.store.attachments(ofEmail: email).first { $0.partId == "3" }?.isDownloaded == false)
@@ -92,7 +92,7 @@ struct ContentCacheTests {
     func clear() throws {
         let temp = try TemporaryStore()
         let (account, email) = try partialMessage(temp)
-        let file = try temp.store.storeContent([1, 2, 3], for: .message(email), limitBytes: 1000)
+        let file = try temp.store.keepContent([1, 2, 3], for: .message(email), limitBytes: 1000)
         #expect(try temp.store.clearCache(accountId: account) == 3)
         #expect(!FileManager.default.fileExists(atPath: file.path))
         #expect(try temp.store.cacheUsage(accountId: account) == 0)
@@ -105,7 +105,7 @@ struct ContentCacheTests {
         let temp = try TemporaryStore()
         let (_, email) = try partialMessage(temp)
         #expect(throws: CacheError.self) {
-            try temp.store.storeContent([1], for: ContentKey(emailId: email, partId: part), limitBytes: 1000)
+            try temp.store.keepContent([1], for: ContentKey(emailId: email, partId: part), limitBytes: 1000)
         }
     }
 
@@ -113,5 +113,15 @@ struct ContentCacheTests {
     func validPart(_ part: String) throws {
         #expect(ContentKey(emailId: 5, partId: part).fileName == "5-\(part).part")
         #expect(ContentKey.message(5).fileName == "5.eml")
+    }
+}
+
+extension MailStore {
+    /// Content kept the way a download keeps it: started, appended, finished.
+    @discardableResult
+    func keepContent(_ bytes: [UInt8], for key: ContentKey, limitBytes: Int64) throws -> CachedFile {
+        let stream = try startContent(key)
+        try stream.append(bytes)
+        return try finishContent(stream, limitBytes: limitBytes)
     }
 }

@@ -32,7 +32,7 @@ struct RetentionTests {
         offline.isOffline = true
         try temp.store.changeFlag(.flagged, to: true, emailId: byAge[0], context: offline)
         try temp.store.changeFlag(.seen, to: true, emailId: byAge[1], context: context)
-        let cached = try temp.store.storeContent(Array("cached".utf8), for: .message(byAge[2]), limitBytes: 1 << 20)
+        let cached = try temp.store.keepContent(Array("cached".utf8), for: .message(byAge[2]), limitBytes: 1 << 20)
         let cutoff = SyncWindow.cutoff(days: 7)
         #expect(try temp.store.countOutsideWindow(accountId: account, arrivedBefore: cutoff) == 1)
         #expect(try temp.store.purgeOutsideWindow(accountId: account, arrivedBefore: cutoff) == 1)
@@ -47,7 +47,7 @@ struct RetentionTests {
     @Test("storage figures follow what is stored, and the root .status warns above 5 GB")
     func storage() throws {
         let (temp, account, _, ids) = try account(ages: [1, 2])
-        _ = try temp.store.storeContent(Array(repeating: 65, count: 4096), for: .message(ids[0]), limitBytes: 1 << 20)
+        _ = try temp.store.keepContent(Array(repeating: 65, count: 4096), for: .message(ids[0]), limitBytes: 1 << 20)
         let use = try temp.store.storageUse(accountId: account)
         let raw = try ids.reduce(0) { $0 + (try temp.store.rawMessage(emailId: $1)?.count ?? 0) }
         #expect(use.messages >= Int64(raw) && use.content == 4096 && use.index > 0)

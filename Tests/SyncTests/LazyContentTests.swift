@@ -34,7 +34,7 @@ struct LazyContentTests {
     }
 
     func content(_ harness: SyncHarness, _ key: ContentKey) async throws -> [UInt8] {
-        let file = try await harness.coordinator.content(key)
+        let file = try await harness.coordinator.content(key).file()
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
     }
 
@@ -194,6 +194,16 @@ struct LazyContentTests {
             #expect(try await content(harness, .message(ids[0])) == cached, "cached content needs no server")
             let recovered = try await content(harness, .message(ids[1]))
             #expect(recovered != cached && messages.contains(recovered), "downloads again once the server is back")
+        }
+    }
+}
+
+extension ContentDelivery {
+    /// The whole content, once downloaded.
+    func file() async throws -> CachedFile {
+        switch self {
+        case .cached(let file): file
+        case .streaming(let stream): try await stream.finished()
         }
     }
 }

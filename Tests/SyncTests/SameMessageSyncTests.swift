@@ -74,7 +74,7 @@ struct SameMessageSyncTests {
             #expect(Set(listed.map(\.sizeBytes)) == Set([torture, fragment, resent].map { Int64($0.count) }))
             let large = try #require(listed.first { $0.sizeBytes == Int64(torture.count) })
             #expect(try harness.store.rawMessage(emailId: large.id) == nil, "over raw_store_max_kb: stored in part")
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: try await harness.coordinator.content(.message(large.id)).path))
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: try await harness.coordinator.content(.message(large.id)).file().path))
             #expect([UInt8](bytes) == torture, "the torture test's file holds the torture test")
             let small = try listed.compactMap { try harness.store.rawMessage(emailId: $0.id) }
             #expect(Set(small) == [fragment, resent])

@@ -1,6 +1,6 @@
 """Where a cold read's time goes inside mailfs, from two extra cold reads (not in the table):
-`perf trace` of the mount's system calls gives the download's timeline (command sent, last
-byte received, cache file written, open() answered), `perf record` its hottest code."""
+`perf trace` of the mount's system calls gives the download's timeline (command sent, open()
+answered, last byte received, file renamed into the cache), `perf record` its hottest code."""
 import shutil
 import signal
 import subprocess

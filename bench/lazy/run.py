@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Lazy-content benchmark of issue 4: a 20 MiB attachment read through the mount, side by side
-with python's imaplib fetching the same part from the same Dovecot, and cached re-reads side by
-side with `cat` of the same bytes from local disk.
+"""Lazy-content benchmark of issues 4 and 10: a 20 MiB attachment read through the mount while it
+downloads, side by side with python's imaplib fetching the same part from the same Dovecot, and
+cached re-reads side by side with `cat` of the same bytes from local disk.
 
     bench/lazy/run.py --binary PATH [--samples K] [--size-mib N] [--no-profile]
 
 Starts the test Dovecot (.ci/servers), appends one message with the attachment, mounts the
-account with mailfs, measures, prints a Markdown section and writes it to bench/lazy/results.md.
+account with mailfs, measures, prints a Markdown section and writes it to bench/lazy/results.md
+and in place of its section in bench/results.md (the rest of that file is left as it is).
 Then two more cold reads are profiled with perf, so the notes say where mailfs's time goes.
 Needs root (the servers switch users; dropping the page cache) and /dev/fuse.
 """
@@ -49,6 +50,8 @@ def parse_arguments():
                         help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-lazybench)")
     parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
     parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
+    parser.add_argument("--results", default=str(HERE.parent / "results.md"),
+                        help="the benchmark's results file whose lazy-content section is replaced ('' for none)")
     options = parser.parse_args()
     if options.samples < 5 or options.size_mib < 1:
         parser.error("--samples must be at least 5 (medians), --size-mib at least 1")
@@ -109,6 +112,8 @@ def main():
                 shutil.rmtree(work / "mount", ignore_errors=True)
     text = section.markdown(result, method.notes(options, servers, result, facts, profile), errors)
     Path(options.output).write_text(text)
+    if options.results:
+        section.replace_in(Path(options.results), text)
     print(text)
     return 1 if errors else 0
 

@@ -1,8 +1,10 @@
 """The steps of one download, read off `perf trace` output of the mount process.
 
 perf trace prints descriptors as numbers, so the IMAP connection and /dev/fuse are looked up
-in /proc before the read (the pooled connection keeps its descriptor). The cache file is the
-one openat() with O_CREAT|O_EXCL; it is complete at the one rename().
+in /proc before the read (the pooled connection keeps its descriptor). The download's partial
+file is the one openat() with O_CREAT|O_EXCL, made before the first command; it becomes the
+cache file at the one rename(). open() is answered (a write to /dev/fuse) once the first literal
+bytes arrived, while the rest is still on its way.
 """
 import os
 import re
@@ -67,16 +69,19 @@ def phases(text, fds):
     if not created or not renamed:
         return None
     commands = [time for time, name, arguments, _ in calls
-                if name in ("write", "writev") and fd_of(arguments) in fds["imap"] and time < created[0]]
+                if name in ("write", "writev") and fd_of(arguments) in fds["imap"] and time > created[0]]
     received = [time for time, name, arguments, result in calls
-                if name == "read" and result > 0 and fd_of(arguments) in fds["imap"] and time < created[0]]
+                if name == "read" and result > 0 and fd_of(arguments) in fds["imap"] and time < renamed[0]]
+    if not commands or not received:
+        return None
     replies = [time for time, name, arguments, _ in calls
-               if name in ("write", "writev") and fd_of(arguments) in fds["fuse"] and time > renamed[0]]
-    if not commands or not received or not replies:
+               if name in ("write", "writev") and fd_of(arguments) in fds["fuse"] and time > commands[0]]
+    if not replies:
         return None
     return [
-        ("first command (EXAMINE, then the UID FETCH) written to the last byte received", received[-1] - commands[0]),
-        ("last byte to cache file created (parse the response, decode base64)", created[0] - received[-1]),
-        ("cache file written", renamed[0] - created[0]),
-        ("file renamed to open() answered (store update, eviction check)", replies[0] - renamed[0]),
+        ("partial file created to the first command written (EXAMINE, then the UID FETCH)", commands[0] - created[0]),
+        ("first command to open() answered (the FETCH's first literal bytes arrived)", replies[0] - commands[0]),
+        ("first command to the last byte received", received[-1] - commands[0]),
+        ("last byte received to the file renamed into the cache (last decode and write, store update)",
+         renamed[0] - received[-1]),
     ]

@@ -3,8 +3,9 @@ import Store
 import Synchronization
 
 /// Message and attachment files: served from the store when it holds the raw message,
-/// else from the content cache, else downloaded now (at open, so a message deleted on the
-/// server is ENOENT at open, where `cat` reports it).
+/// else from the content cache, else from a download started at open and read while it
+/// arrives (docs/ARCHITECTURE.md, "Lazy content"). Open waits for the server's first
+/// byte, so a message deleted on the server is ENOENT at open, where `cat` reports it.
 extension MailTree {
     /// Where the bytes of a message or attachment file come from.
     enum ContentSource: Sendable {
@@ -24,16 +25,33 @@ extension MailTree {
         if let cached = try storeCall({ try store.cachedContent(key) }), let file = OpenFile.disk(cached) {
             return OpenedFile(handle: files.open(file), keepCache: true, directIO: false, flushes: false)
         }
-        let downloaded = try download(key)
-        guard let file = OpenFile.disk(downloaded) else { throw FSError(EIO) }
-        // What was remembered may be an estimate; the download knows the size.
-        contentSources.remember(.server(key, size: downloaded.size, sizeIsExact: true), for: node.inode)
-        let sizeChanged = downloaded.size != size
-        if sizeChanged { invalidator.withLock { $0 }?.invalidateInode(node.inode) }
-        // A size that was an estimate: direct I/O, so readers get every byte whatever
-        // st_size they saw; later opens use the page cache with the exact size.
-        return OpenedFile(handle: files.open(file), keepCache: false, directIO: !sizeIsExact || sizeChanged,
-                          flushes: false)
+        switch try download(key) {
+        case .cached(let downloaded):
+            guard let file = OpenFile.disk(downloaded) else { throw FSError(EIO) }
+            let sizeChanged = learnSize(downloaded, of: key, at: node.inode, listed: size)
+            // A size that was an estimate: direct I/O, so readers get every byte whatever
+            // st_size they saw; later opens use the page cache with the exact size.
+            return OpenedFile(handle: files.open(file), keepCache: false, directIO: !sizeIsExact || sizeChanged,
+                              flushes: false)
+        case .streaming(let stream):
+            Task { [self] in
+                if let file = try? await stream.finished() { learnSize(file, of: key, at: node.inode, listed: size) }
+            }
+            // The size is known only at the end: direct I/O, so the kernel asks for every
+            // range (it would stop at the listed st_size) and EOF comes from the download.
+            return OpenedFile(handle: files.open(.streaming(stream, listedSize: size)), keepCache: false,
+                              directIO: true, flushes: false)
+        }
+    }
+
+    /// A download told the exact size: later opens use it, and if `st_size` showed another
+    /// the kernel forgets the attributes it holds. Returns whether the size changed.
+    @discardableResult
+    func learnSize(_ file: CachedFile, of key: ContentKey, at inode: Inode, listed: Int64) -> Bool {
+        contentSources.remember(.server(key, size: file.size, sizeIsExact: true), for: inode)
+        guard file.size != listed else { return false }
+        invalidator.withLock { $0 }?.invalidateInode(inode)
+        return true
     }
 
     /// The remembered source, else the store's answer (then remembered).
@@ -60,20 +78,20 @@ extension MailTree {
         }
     }
 
-    /// Waits for the download on this FUSE worker thread (libfuse runs others meanwhile).
-    /// ENOENT when the server no longer has the message, EIO for anything else; the
-    /// account's `.log` and `.status` say why.
-    private func download(_ key: ContentKey) throws(FSError) -> CachedFile {
+    /// Waits on this FUSE worker thread (libfuse runs others meanwhile) until the server
+    /// began sending. ENOENT when the server no longer has the message, EIO for anything
+    /// else; the account's `.log` and `.status` say why.
+    private func download(_ key: ContentKey) throws(FSError) -> ContentDelivery {
         guard let provider = contentProvider.withLock({ $0 }) else {
             logger.error("\(key) is not in the store and no server is configured")
             throw FSError(EIO)
         }
-        let outcome = Mutex<Result<CachedFile, ContentUnavailable>?>(nil)
+        let outcome = Mutex<Result<ContentDelivery, ContentUnavailable>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             do throws(ContentUnavailable) {
-                let file = try await provider.content(key)
-                outcome.withLock { $0 = .success(file) }
+                let delivery = try await provider.content(key)
+                outcome.withLock { $0 = .success(delivery) }
             } catch {
                 outcome.withLock { $0 = .failure(error) }
             }
@@ -81,7 +99,7 @@ extension MailTree {
         }
         done.wait()
         switch outcome.withLock({ $0 }) {
-        case .success(let file)?: return file
+        case .success(let delivery)?: return delivery
         case .failure(.gone)?: throw FSError(ENOENT)
         default: throw FSError(EIO)
         }

@@ -47,6 +47,8 @@ extension MailTree {
             files.update(handle) { $0 = .content(bytes) }
         case .disk(let fd, let fileSize)?:
             return try Self.read(fd: fd, fileSize: fileSize, offset: offset, size: size)
+        case .streaming(let stream, let listedSize)?:
+            return try read(stream, listedSize: listedSize, at: inode, offset: offset, size: size)
         default:
             throw FSError(EBADF)
         }
@@ -69,6 +71,25 @@ extension MailTree {
             invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         default: break
         }
+    }
+
+    /// Up to `size` bytes at `offset` of a download, waiting for them to arrive (short
+    /// only at its end). At the end the exact size is known before the reader sees EOF,
+    /// so a `stat` right after `cat` shows it.
+    private func read(_ stream: ContentStream, listedSize: Int64, at inode: Inode,
+                      offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
+        guard let start = Int64(exactly: offset) else { return [] }
+        let bytes: [UInt8]
+        do {
+            bytes = try stream.read(offset: start, size: size)
+        } catch {
+            logger.error("read of \(stream.key) failed: \(error)")
+            throw FSError(EIO)
+        }
+        if bytes.count < size, let file = stream.completedFile {
+            learnSize(file, of: stream.key, at: inode, listed: listedSize)
+        }
+        return bytes
     }
 
     /// Up to `size` bytes at `offset` of a cached file (short only at its end).

@@ -1,3 +1,4 @@
+import Store
 import Synchronization
 
 /// Content held for an open file handle, so a read of any offset is a slice and a file
@@ -10,6 +11,9 @@ enum OpenFile: Sendable {
     /// A downloaded file of the content cache, read with pread: eviction may unlink it,
     /// the open descriptor keeps serving.
     case disk(fd: Int32, size: Int64)
+    /// Content being downloaded, read as it arrives (MailTree+Content.swift); `listedSize`
+    /// is the size `st_size` showed, replaced once the download ends.
+    case streaming(ContentStream, listedSize: Int64)
     /// A new file of outbox/ (send-queue id): bytes go to `MailTree.drafts`, checked and
     /// queued on close.
     case outgoing(itemId: Int64, accountId: Int64)

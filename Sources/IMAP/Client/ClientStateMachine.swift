@@ -73,6 +73,9 @@ struct ClientStateMachine {
     /// The tag of the command on the wire, if any.
     var currentTag: String? { current?.tag }
 
+    /// Where the command on the wire streams its body literal, if it does.
+    var literalSink: LiteralSink? { current?.command.literalSink }
+
     mutating func submit(_ command: PendingCommand) -> [Action] {
         switch phase {
         case .closed(let error):

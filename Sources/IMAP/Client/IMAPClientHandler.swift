@@ -26,6 +26,8 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     private let logger: Logger
     private var timer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
+    /// A streamed literal was handed out and the response carrying it is not read yet.
+    private var streamedLiteralPending = false
 
     /// The outbound user event that ends a running IDLE (`IMAPConnection.stopIdle()`).
     struct EndIdle: Sendable {
@@ -99,9 +101,21 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     private func readResponses(context: ChannelHandlerContext) {
         while true {
             let unit: [UInt8]
+            let sink = machine.literalSink
+            framer.streamedLiteralMarker = sink?.marker
             do {
-                guard case .response(let next) = try framer.next() else { return }
-                unit = next
+                switch try framer.next() {
+                case .needMoreBytes: return
+                case .literalBegins(let length):
+                    streamedLiteralPending = true
+                    sink?.receive(.begins(length: length))
+                    continue
+                case .literalBytes(let bytes):
+                    sink?.receive(.bytes(bytes))
+                    continue
+                case .response(let next):
+                    unit = next
+                }
             } catch {
                 perform(machine.fail(.protocolViolation(error.description)), context: context)
                 return
@@ -109,8 +123,11 @@ final class IMAPClientHandler: ChannelDuplexHandler {
             logger.trace("S: \(Self.summary(of: unit))")
             let actions: [ClientStateMachine.Action]
             do {
-                actions = machine.receive(try parser.parse(unit))
+                let response = try parser.parse(unit)
+                if streamedLiteralPending { endStreamedLiteral(response, sink: sink) }
+                actions = machine.receive(response)
             } catch {
+                streamedLiteralPending = false
                 actions = machine.receiveUnparseable(unit, error: error)
             }
             if perform(actions, context: context) == .upgradedToTLS {
@@ -118,6 +135,14 @@ final class IMAPClientHandler: ChannelDuplexHandler {
                 return
             }
         }
+    }
+
+    /// Tells the sink which message the streamed literal belonged to, once its response
+    /// is read (an unparseable one tells nothing: the fetch then finds no `ended`).
+    private func endStreamedLiteral(_ response: Response, sink: LiteralSink?) {
+        streamedLiteralPending = false
+        guard case .untagged(.fetch(_, let attributes)) = response else { return }
+        sink?.receive(.ended(uid: attributes.uid))
     }
 
     private enum Outcome { case done, upgradedToTLS }

@@ -40,6 +40,20 @@ extension IMAPConnection {
         return FetchAttributes.mergedByUID(result.untagged)
     }
 
+    /// UID FETCH of one body section (`BODY.PEEK[section]`) whose literal goes to `sink`
+    /// piece by piece as it arrives, so memory stays at one network read whatever its size.
+    /// Returns the message's FETCH attributes (the section reads empty when it was
+    /// streamed); nil when the server sent none for `uid` (expunged meanwhile).
+    public func uidFetch(
+        _ uid: UInt32, section: BodySection, into sink: LiteralSink
+    ) async throws(IMAPError) -> FetchAttributes? {
+        let set = UIDSet(uids: [uid])
+        let result = try await run("UID FETCH", claims: Self.fetches(in: set), configure: { $0.literalSink = sink }) {
+            $0.raw("UID FETCH \(set) (UID BODY.PEEK[\(section.spec)])")
+        }.requireOK()
+        return FetchAttributes.mergedByUID(result.untagged).first
+    }
+
     /// UID STORE; returns the flags the server reported for `set` (none with `silent`).
     @discardableResult
     public func uidStore(

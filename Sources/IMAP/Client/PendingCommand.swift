@@ -24,6 +24,8 @@ struct PendingCommand: Sendable {
     var tlsUpgrade: TLSSetup?
     /// IDLE: its progress, which ends it with DONE rather than a tag.
     var idle: IdleState?
+    /// A FETCH whose body literal is streamed rather than kept in the result.
+    var literalSink: LiteralSink?
     var promise: EventLoopPromise<CommandResult>
 }
 

@@ -19,6 +19,7 @@ enum Byte {
     static let asterisk = UInt8(ascii: "*")
     static let colon = UInt8(ascii: ":")
     static let minus = UInt8(ascii: "-")
+    static let zero = UInt8(ascii: "0")
 
     static func digitValue(_ byte: UInt8) -> Int? {
         byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil

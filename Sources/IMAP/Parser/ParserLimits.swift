@@ -3,6 +3,9 @@
 public struct ParserLimits: Sendable, Equatable {
     /// Largest `{n}` literal accepted.
     public var maxLiteralSize: Int
+    /// Largest literal handed out in pieces (`ResponseFramer.streamedLiteralMarker`): it
+    /// is never held in memory, only written to the content cache.
+    public var maxStreamedLiteralSize: Int
     /// Longest line (the text between literals) accepted, except in the lines that are
     /// legitimately huge (`SEARCH`, `ESEARCH`, `SORT`, `THREAD`, `VANISHED`).
     public var maxLineLength: Int
@@ -15,12 +18,14 @@ public struct ParserLimits: Sendable, Equatable {
 
     public init(
         maxLiteralSize: Int = 64 << 20,
+        maxStreamedLiteralSize: Int = 4 << 30,
         maxLineLength: Int = 1 << 20,
         maxResponseSize: Int = 160 << 20,
         maxNestingDepth: Int = 64,
         maxListItems: Int = 100_000
     ) {
         self.maxLiteralSize = maxLiteralSize
+        self.maxStreamedLiteralSize = maxStreamedLiteralSize
         self.maxLineLength = maxLineLength
         self.maxResponseSize = maxResponseSize
         self.maxNestingDepth = maxNestingDepth

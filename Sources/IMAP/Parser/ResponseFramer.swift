@@ -11,6 +11,15 @@
 /// (seen from Outlook) continues the response unless the next line starts a response.
 /// Empty lines are skipped. Memory is bounded by `ParserLimits`; after a thrown error
 /// the stream is no longer in sync and the connection should be closed.
+///
+/// A literal announced right after `streamedLiteralMarker` (`BODY[2]`) is not kept: its
+/// bytes are handed out as they arrive (`literalBegins`, then `literalBytes` pieces) and
+/// the response comes out with an empty literal in its place, so a 20 MiB attachment
+/// costs no more memory than one network read (docs/ARCHITECTURE.md, "Lazy content"):
+///
+///     * 12 FETCH (UID 77 BODY[2] {5}\r\nHello)\r\n
+///     -> literalBegins(5), literalBytes("Hel"), literalBytes("lo"),
+///        response("* 12 FETCH (UID 77 BODY[2] {0}\r\n)\r\n")
 public struct ResponseFramer: Sendable {
     /// What `next()` found.
     public enum Frame: Sendable, Equatable {
@@ -18,7 +27,14 @@ public struct ResponseFramer: Sendable {
         case response([UInt8])
         /// The buffered bytes do not yet hold a complete response.
         case needMoreBytes
+        /// A streamed literal of this many bytes starts; its bytes follow in `literalBytes`.
+        case literalBegins(length: Int)
+        /// The next piece of the streamed literal.
+        case literalBytes([UInt8])
     }
+
+    /// The item name (upper case, e.g. `BODY[2]`) whose literal is streamed; nil streams none.
+    public var streamedLiteralMarker: [UInt8]?
 
     private let limits: ParserLimits
     private var buffer: [UInt8] = []
@@ -29,6 +45,8 @@ public struct ResponseFramer: Sendable {
     /// Start of the current line (after the last literal or line break).
     private var lineStart = 0
     private var literalRemaining = 0
+    /// Whether the literal being read is handed out rather than kept.
+    private var streamingLiteral = false
     private var quotes = QuoteTracker()
 
     public init(limits: ParserLimits = ParserLimits()) {
@@ -48,6 +66,7 @@ public struct ResponseFramer: Sendable {
     public mutating func next() throws(IMAPParseError) -> Frame {
         while scan < buffer.count {
             if literalRemaining > 0 {
+                if streamingLiteral { return .literalBytes(takeLiteralBytes()) }
                 skipLiteralBytes()
                 continue
             }
@@ -59,6 +78,12 @@ public struct ResponseFramer: Sendable {
                 scan += 1
                 literalRemaining = length
                 lineStart = scan
+            case .streamLiteral(let length):
+                scan += 1
+                literalRemaining = length
+                streamingLiteral = length > 0
+                lineStart = scan
+                return .literalBegins(length: length)
             case .continueLine:
                 scan += 1
                 lineStart = scan
@@ -89,7 +114,7 @@ public struct ResponseFramer: Sendable {
     }
 
     private enum LineOutcome {
-        case emit, continueAfterLiteral(Int), continueLine, wait
+        case emit, continueAfterLiteral(Int), streamLiteral(Int), continueLine, wait
     }
 
     private mutating func lineEnded(at lf: Int) throws(IMAPParseError) -> LineOutcome {
@@ -97,14 +122,21 @@ public struct ResponseFramer: Sendable {
         if lineStart == unitStart, FramedKind.classify(buffer[unitStart..<lineEnd]) == .statusLine {
             return .emit
         }
-        if let length = try literalLength(endingAt: lineEnd) {
+        if let (length, openBrace) = try literal(endingAt: lineEnd) {
+            quotes.inQuote = false
+            if streams(literalAt: openBrace) {
+                guard length <= limits.maxStreamedLiteralSize else {
+                    throw IMAPParseError(.limitExceeded, "streamed literal of \(length) bytes", at: lf - unitStart)
+                }
+                emptyLiteral(from: openBrace, to: lineEnd)
+                return .streamLiteral(length)
+            }
             guard length <= limits.maxLiteralSize else {
                 throw IMAPParseError(.limitExceeded, "literal of \(length) bytes", at: lf - unitStart)
             }
             guard lf - unitStart + length <= limits.maxResponseSize else {
                 throw IMAPParseError(.limitExceeded, "response larger than the limit", at: lf - unitStart)
             }
-            quotes.inQuote = false
             return .continueAfterLiteral(length)
         }
         guard quotes.inQuote && quotes.depth > 0 else { return .emit }
@@ -115,8 +147,9 @@ public struct ResponseFramer: Sendable {
         }
     }
 
-    /// The length announced by `{n}`, `{n+}` or `~{n}` at the end of a line, if any.
-    private func literalLength(endingAt end: Int) throws(IMAPParseError) -> Int? {
+    /// The length announced by `{n}`, `{n+}` or `~{n}` at the end of a line, if any, and
+    /// where its `{` is.
+    private func literal(endingAt end: Int) throws(IMAPParseError) -> (length: Int, openBrace: Int)? {
         var index = end - 1
         guard index > lineStart, buffer[index] == Byte.closeBrace else { return nil }
         index -= 1
@@ -132,7 +165,38 @@ public struct ResponseFramer: Sendable {
             index -= 1
         }
         guard digits > 0, index >= lineStart, buffer[index] == Byte.openBrace else { return nil }
-        return length
+        return (length, index)
+    }
+
+    /// Whether the literal whose `{` is at `openBrace` follows `streamedLiteralMarker`
+    /// and a space, the marker itself after a space or `(` (so `XBODY[2]` is not it).
+    private func streams(literalAt openBrace: Int) -> Bool {
+        guard let marker = streamedLiteralMarker else { return false }
+        let markerStart = openBrace - 1 - marker.count
+        guard markerStart > lineStart, buffer[openBrace - 1] == Byte.space,
+              buffer[markerStart - 1] == Byte.space || buffer[markerStart - 1] == Byte.openParen else { return false }
+        return zip(buffer[markerStart..<(openBrace - 1)], marker).allSatisfy { Byte.uppercased($0) == $1 }
+    }
+
+    /// Rewrites the announcement `{n}` ending at `lineEnd` as `{0}`: the parser then sees
+    /// an empty literal where the streamed bytes were. `scan` (at the line's LF) moves with it.
+    private mutating func emptyLiteral(from openBrace: Int, to lineEnd: Int) {
+        let empty: [UInt8] = [Byte.openBrace, Byte.zero, Byte.closeBrace]
+        buffer.replaceSubrange(openBrace..<lineEnd, with: empty)
+        scan -= (lineEnd - openBrace) - empty.count
+    }
+
+    /// The streamed literal's bytes buffered so far, taken out of the buffer.
+    private mutating func takeLiteralBytes() -> [UInt8] {
+        let taken = min(literalRemaining, buffer.count - scan)
+        let piece = Array(buffer[scan..<(scan + taken)])
+        buffer.removeSubrange(scan..<(scan + taken))
+        literalRemaining -= taken
+        if literalRemaining == 0 {
+            streamingLiteral = false
+            lineStart = scan
+        }
+        return piece
     }
 
     private static let powersOfTen: [Int] = (0..<12).map { exponent in

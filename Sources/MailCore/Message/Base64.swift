@@ -2,25 +2,41 @@
 /// any byte outside the alphabet are ignored, padding may be missing, and a
 /// `=` ends a quantum so concatenated base64 blocks decode correctly.
 enum Base64 {
+    /// The bits read but not yet output: what a decoder carries from one piece of its
+    /// input to the next (`TransferDecoder`). A fresh state starts a decoding.
+    struct State: Sendable, Equatable {
+        var accumulator: UInt32 = 0
+        var bitCount: UInt32 = 0
+    }
+
     /// Decodes `bytes`, stopping once `limit` output bytes are produced.
     static func decode(_ bytes: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8] {
-        let capacity = min(limit, bytes.count / 4 * 3 + 3)
+        var state = State()
+        return decode(bytes, continuing: &state, limit: limit)
+    }
+
+    /// Decodes the next piece of a longer input whose earlier pieces left `state`: the
+    /// pieces' outputs joined are the output of the whole input, wherever it was cut.
+    static func decode(_ bytes: ArraySlice<UInt8>, continuing state: inout State, limit: Int = .max) -> [UInt8] {
+        // The bits carried in add at most one byte to the 3 per 4 input bytes.
+        let capacity = min(limit, bytes.count / 4 * 3 + 4)
         return [UInt8](unsafeUninitializedCapacity: capacity) { output, initialized in
             // Raw buffers for the input and the table: attachments are megabytes, and a
             // static array read per byte pays a lazy-initialisation and bounds check.
             initialized = bytes.withUnsafeBufferPointer { input in
                 table.withUnsafeBufferPointer { table in
-                    decode(input, into: output, capacity: capacity, table: table)
+                    decode(input, into: output, capacity: capacity, table: table, state: &state)
                 }
             }
         }
     }
 
     private static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
-                               capacity: Int, table: UnsafeBufferPointer<UInt8>) -> Int {
+                               capacity: Int, table: UnsafeBufferPointer<UInt8>, state: inout State) -> Int {
         var count = 0
-        var accumulator: UInt32 = 0
-        var bitCount: UInt32 = 0
+        var accumulator = state.accumulator
+        var bitCount = state.bitCount
+        defer { state = State(accumulator: accumulator, bitCount: bitCount) }
         for byte in input {
             let value = table[Int(byte)]
             if value < 64 {

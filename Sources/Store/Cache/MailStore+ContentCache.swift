@@ -27,24 +27,51 @@ extension MailStore {
         return CachedFile(path: path, size: row.sizeBytes)
     }
 
-    /// Keeps downloaded content: writes the file, records it (an attachment gets its exact
-    /// size and `isDownloaded`), then trims the account's cache to `limitBytes`, least
-    /// recently read first and never the content just stored.
-    public func storeContent(_ bytes: [UInt8], for key: ContentKey, limitBytes: Int64) throws -> CachedFile {
+    /// Starts keeping downloaded content: an empty partial file in the account's cache
+    /// directory that the download appends to and readers read while it grows.
+    public func startContent(_ key: ContentKey) throws -> ContentStream {
         guard let fileName = key.fileName else { throw CacheError.invalidPart(key.description) }
         guard let accountId = try accountId(ofEmail: key.emailId) else { throw CacheError.messageGone }
         let directory = cacheDirectory(accountId: accountId)
-        try CacheFiles.write(bytes, named: fileName, in: directory)
-        let path = directory.appendingPathComponent(fileName).path
-        let row = CachedContentRow(accountId: accountId, emailId: key.emailId, partId: key.storedPartId,
-                                   fileName: fileName, sizeBytes: Int64(bytes.count), lastAccess: Date())
-        let evicted = try pool.write { db in
-            try row.insert(db, onConflict: .replace)
-            try Self.recordDownload(row, path: path, db: db)
-            return try Self.evict(accountId: accountId, over: limitBytes, keeping: row, db: db)
+        let partial = try CacheFiles.createPartial(for: fileName, in: directory)
+        return ContentStream(key: key, accountId: accountId, fileName: fileName, directory: directory,
+                             partialPath: partial.path, fd: partial.fd)
+    }
+
+    /// Keeps a completed download: renames its file into the cache, records it (an
+    /// attachment gets its exact size and `isDownloaded`), trims the account's cache to
+    /// `limitBytes`, least recently read first and never the content just stored, calls
+    /// `kept` (what readers may check once they see EOF, such as the log, is done there),
+    /// then tells the stream's readers where the end is.
+    @discardableResult
+    public func finishContent(_ stream: ContentStream, limitBytes: Int64,
+                              kept: (CachedFile) -> Void = { _ in }) throws -> CachedFile {
+        do {
+            let path = try CacheFiles.publish(stream.partialPath, as: stream.fileName, in: stream.directory)
+            let row = CachedContentRow(accountId: stream.accountId, emailId: stream.key.emailId,
+                                       partId: stream.key.storedPartId, fileName: stream.fileName,
+                                       sizeBytes: stream.receivedBytes, lastAccess: Date())
+            let evicted = try pool.write { db in
+                try row.insert(db, onConflict: .replace)
+                try Self.recordDownload(row, path: path, db: db)
+                return try Self.evict(accountId: stream.accountId, over: limitBytes, keeping: row, db: db)
+            }
+            CacheFiles.remove(evicted.map { stream.directory.appendingPathComponent($0.fileName) })
+            let file = CachedFile(path: path, size: row.sizeBytes)
+            kept(file)
+            stream.end(.success(file))
+            return file
+        } catch {
+            abandonContent(stream, because: .failed("cannot keep \(stream.key): \(error)"))
+            throw error
         }
-        CacheFiles.remove(evicted.map { directory.appendingPathComponent($0.fileName) })
-        return CachedFile(path: path, size: row.sizeBytes)
+    }
+
+    /// Gives up a download: its partial file goes (nothing half-written is ever taken for
+    /// cached content) and readers waiting for more bytes get `failure`.
+    public func abandonContent(_ stream: ContentStream, because failure: ContentUnavailable) {
+        unlink(stream.partialPath)
+        stream.end(.failure(failure))
     }
 
     /// Bytes held in an account's cache.

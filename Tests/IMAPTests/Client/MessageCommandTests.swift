@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import IMAP
@@ -28,6 +29,28 @@ struct MessageCommandTests {
             .untagged(.fetch(sequence: 7, attributes: FetchAttributes(uid: 500, flags: [#"\Flagged"#]))),
             .untagged(.fetch(sequence: 2, attributes: FetchAttributes(flags: [#"\Deleted"#]))),
         ])
+    }
+
+    @Test("a body section's literal goes to the sink in pieces, with the FETCH's UID at its end")
+    func fetchStreamsSection() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        let pieces = Mutex<[LiteralSink.Piece]>([])
+        let sink = LiteralSink(section: "2") { piece in pieces.withLock { $0.append(piece) } }
+        async let fetched = imap.uidFetch(9, section: "2", into: sink)
+        try await server.play(#"""
+            C: A0001 UID FETCH 9 (UID BODY.PEEK[2])
+            S: * 1 FETCH (FLAGS (\Seen))
+            S: * 4 FETCH (UID 9 BODY[2] {7}
+            S: Hello
+            S: )
+            S: A0001 OK done
+            """#)
+        let result = try await fetched
+        #expect(result?.uid == 9 && result?.body("2") == [])
+        let received = pieces.withLock { $0 }
+        #expect(received.first == .begins(length: 7) && received.last == .ended(uid: 9))
+        let bytes = received.flatMap { piece -> [UInt8] in if case .bytes(let bytes) = piece { bytes } else { [] } }
+        #expect(bytes == Array("Hello\r\n".utf8))
     }
 
     @Test("two FETCHes of one UID are merged into one result")
