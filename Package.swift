@@ -131,3 +131,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/FUZZING.md), one executable per parser in fuzz/Targets/. They exist
+// only when MAILFS_FUZZ is set (by fuzz/run, which builds them with -sanitize=fuzzer,address
+// into .build-fuzz), so neither the normal build nor ./test compiles or links them.
+if Context.environment["MAILFS_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-imap-response", ["IMAP"]),
+        ("fuzz-message", ["MailCore"]),
+        ("fuzz-header-words", ["MailCore"]),
+        ("fuzz-date", ["MailCore"]),
+        ("fuzz-address", ["MailCore"]),
+        ("fuzz-mbox", ["MailCore"]),
+        ("fuzz-outgoing", ["MailCore"]),
+        ("fuzz-config", ["Config"]),
+        ("fuzz-search-query", ["MailCore"]),
+    ]
+    package.targets.append(.target(name: "FuzzDriver", path: "fuzz/Targets/FuzzDriver"))
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(name: target.name, dependencies: ["FuzzDriver"] + target.dependencies,
+                          path: "fuzz/Targets/\(target.name)")
+    }
+}
