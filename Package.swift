@@ -107,7 +107,8 @@ let package = Package(
         ),
         // What import and sync tests check on every folder: source, listing and .status agree.
         .target(name: "StoreTestSupport", dependencies: ["Store"], path: "Tests/StoreTestSupport"),
-        .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
+        // TestSupport: the attachment parity check runs Python's email package as its oracle.
+        .testTarget(name: "MailCoreTests", dependencies: ["MailCore", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         // GRDB: to make the files a store must refuse (another program's database).
         .testTarget(
