@@ -112,7 +112,8 @@ let package = Package(
         ),
         // What import and sync tests check on every folder: source, listing and .status agree.
         .target(name: "StoreTestSupport", dependencies: ["Store", "Activity"], path: "Tests/StoreTestSupport"),
-        .testTarget(name: "MailCoreTests", dependencies: ["MailCore"]),
+        // TestSupport: the attachment parity check runs Python's email package as its oracle.
+        .testTarget(name: "MailCoreTests", dependencies: ["MailCore", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         // GRDB: to make the files a store must refuse (another program's database).
         .testTarget(
@@ -137,3 +138,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/FUZZING.md), one executable per parser in fuzz/Targets/. They exist
+// only when MAILFS_FUZZ is set (by fuzz/run, which builds them with -sanitize=fuzzer,address
+// into .build-fuzz), so neither the normal build nor ./test compiles or links them.
+if Context.environment["MAILFS_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-imap-response", ["IMAP"]),
+        ("fuzz-message", ["MailCore"]),
+        ("fuzz-header-words", ["MailCore"]),
+        ("fuzz-date", ["MailCore"]),
+        ("fuzz-address", ["MailCore"]),
+        ("fuzz-mbox", ["MailCore"]),
+        ("fuzz-outgoing", ["MailCore"]),
+        ("fuzz-config", ["Config"]),
+        ("fuzz-search-query", ["MailCore"]),
+    ]
+    package.targets.append(.target(name: "FuzzDriver", path: "fuzz/Targets/FuzzDriver"))
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(name: target.name, dependencies: ["FuzzDriver"] + target.dependencies,
+                          path: "fuzz/Targets/\(target.name)")
+    }
+}

@@ -1,6 +1,7 @@
 /// Content-Transfer-Encoding decoding (RFC 2045 §6): base64 and
-/// quoted-printable are decoded leniently; 7bit, 8bit, binary and unknown
-/// encodings are passed through as they are.
+/// quoted-printable are decoded leniently, and so is uuencode (not in the RFC, but
+/// sent by old mailers); 7bit, 8bit, binary and unknown encodings are passed through
+/// as they are.
 enum TransferEncoding {
     static func decode(_ body: ArraySlice<UInt8>, encoding: String, limit: Int = .max) -> [UInt8] {
         switch encoding {
@@ -8,6 +9,8 @@ enum TransferEncoding {
             return Base64.decode(body, limit: limit)
         case "quoted-printable":
             return QuotedPrintable.decode(body, limit: limit)
+        case _ where Uuencode.encodingNames.contains(encoding):
+            return Uuencode.decode(body, limit: limit)
         default:
             return Array(body.prefix(limit))
         }
@@ -20,6 +23,8 @@ enum TransferEncoding {
             return Base64.decodedCount(body)
         case "quoted-printable":
             return QuotedPrintable.decode(body).count
+        case _ where Uuencode.encodingNames.contains(encoding):
+            return Uuencode.decode(body).count
         default:
             return body.count
         }
@@ -35,6 +40,6 @@ enum TransferEncoding {
 
     /// True for encodings whose bytes are the content itself.
     static func isIdentity(_ encoding: String) -> Bool {
-        encoding != "base64" && encoding != "quoted-printable"
+        encoding != "base64" && encoding != "quoted-printable" && !Uuencode.encodingNames.contains(encoding)
     }
 }
