@@ -3,7 +3,8 @@
 Order, the same for both clients: seed N messages; optionally one untimed warm-up initial sync
 of each (Dovecot builds its index and cache files on the first FETCH of each field, so the
 first client would otherwise pay for the second); R timed initial syncs of each, alternating,
-into fresh local state; K syncs with nothing new; K times "append 10 messages, sync". A pause of
+into fresh local state; K syncs with nothing new; K times "append 10 messages, sync"; then
+messages appended one at a time by another client, seen through IDLE (idle_latency.py). A pause of
 PAUSE_SECONDS precedes every incremental run: mbsync sleeps a second when its Maildir
 changed within the current second, which would otherwise count against it.
 """
@@ -14,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import idle_latency
 from seeded_mailbox import Mailbox, corpus_files
 from mailfs_side import Mount, MountExited
 from mbsync_side import Mbsync
@@ -161,6 +163,9 @@ class SizeRun:
         expect(self.mbsync.inbox_messages(), total, "mbsync's INBOX after the incremental syncs")
         mine["rss_end"], mine["hwm_end"] = mount.memory_kib()
         mine["log_read"], mine["status_read"] = mount.read_cost(".log"), mount.read_cost(".status")
+        if self.options.idle_samples:
+            say(f"[{self.count:,}] IDLE: {self.options.idle_samples} messages appended by another client, one at a time")
+            mine["idle"] = idle_latency.measure(mount, self.servers, self.user, self.options.idle_samples)
 
     def one_incremental(self, mount, key, started=None):
         """One triggered mailfs sync, then one mbsync run; STARTED is the count of syncs mailfs

@@ -1,8 +1,14 @@
-"""The Markdown section: one table mailfs | mbsync | ratio, the goals of issue 3, method notes."""
+"""The Markdown section: one table mailfs | mbsync | ratio, the goals of issues 3 and 10, method notes."""
 import statistics
+
+import idle_latency
 
 GOAL_MEMORY_BYTES = 150 * 10**6
 GOAL_INCREMENTAL_SECONDS = 0.5
+# Issue 10's sync goals.
+GOAL_SYNC_MEMORY_BYTES = 100 * 10**6
+GOAL_NOTHING_NEW_SECONDS = 0.1
+GOAL_IDLE_P50_SECONDS = 0.3
 
 
 def seconds(value):
@@ -76,6 +82,25 @@ def incremental_rows(result):
     return rows
 
 
+def idle_rows(result):
+    """APPEND by another client -> file in the mount: total, the server's part, mailfs's part."""
+    samples = result["mailfs"].get("idle")
+    if not samples:
+        return []
+    parts = idle_latency.summary(samples)
+    n = f"{result['messages']:,}"
+
+    def cell(name):
+        p50, p99 = parts[name]
+        return f"{seconds(p50)} / {seconds(p99)}"
+    return [
+        (f"new mail by IDLE at {n}: APPEND OK -> file in the mounted INBOX (p50 / p99 of {len(samples)})",
+         cell("total"), "n/a", "n/a"),
+        ("  the server's part: APPEND OK -> EXISTS on an IDLE session of our own", cell("server"), "n/a", "n/a"),
+        ("  mailfs's part: that EXISTS -> file visible", cell("mailfs"), "n/a", "n/a"),
+    ]
+
+
 def other_rows(result):
     n = f"{result['messages']:,}"
     mine, theirs = result["mailfs"], result["mbsync"]
@@ -115,6 +140,34 @@ def goal_rows(results, idle):
     return rows
 
 
+def issue10_goal_rows(results, idle):
+    """(goal, measured, met) for issue 10's sync goals the results can answer."""
+    rows = []
+    for result in results:
+        mine, theirs = result["mailfs"], result["mbsync"]
+        n = f"{result['messages']:,}"
+        wall = median(mine.get("initial_runs"), "wall")
+        unsynced = median(theirs.get("initial_nofsync_runs"), "wall")
+        if wall and unsynced:
+            rows.append((f"initial sync of {n} <= 1.0x mbsync with `FSync no` (medians)",
+                         f"{wall / unsynced:.2f}x", wall <= unsynced))
+        above = above_idle(result, idle)
+        if result["messages"] >= 10_000 and above is not None:
+            rows.append((f"peak memory of the initial sync of {n} <= 100 MB above the idle mount",
+                         f"{above * 1024 / 10**6:.0f} MB ({mib(above)})", above * 1024 <= GOAL_SYNC_MEMORY_BYTES))
+        nothing_new = median(mine.get("nothing_new"), "wall")
+        if result["messages"] >= 10_000 and nothing_new is not None:
+            rows.append((f"incremental sync with nothing new at {n} <= 0.1 s (median, `.control` to `.log`)",
+                         seconds(nothing_new), nothing_new <= GOAL_NOTHING_NEW_SECONDS))
+        if mine.get("idle"):
+            parts = idle_latency.summary(mine["idle"])
+            p50 = parts["total"][0]
+            rows.append((f"new mail by IDLE visible in the mount at {n}: p50 <= 300 ms",
+                         f"p50 {seconds(p50)} (server {seconds(parts['server'][0])}, mailfs {seconds(parts['mailfs'][0])})",
+                         p50 <= GOAL_IDLE_P50_SECONDS))
+    return rows
+
+
 def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
@@ -130,11 +183,15 @@ def markdown(results, idle, notes, errors):
         rows.append(("mailfs: idle mount, account with no mail (VmRSS / VmHWM)",
                      f"{mib(idle['rss'])} / {mib(idle['hwm'])}", "n/a", "n/a"))
     for result in results:
-        rows += initial_rows(result, idle) + incremental_rows(result) + other_rows(result)
+        rows += initial_rows(result, idle) + incremental_rows(result) + idle_rows(result) + other_rows(result)
     out += [table(["metric", "mailfs", "mbsync", "ratio"], rows), ""]
     goals = [(goal, measured, "**PASS**" if met else "**MISS**") for goal, measured, met in goal_rows(results, idle)]
     if goals:
         out += ["### Goals (issue 3)", "", table(["goal", "measured", "verdict"], goals), ""]
+    goals = [(goal, measured, "**PASS**" if met else "**MISS**")
+             for goal, measured, met in issue10_goal_rows(results, idle)]
+    if goals:
+        out += ["### Goals (issue 10)", "", table(["goal", "measured", "verdict"], goals), ""]
     if errors:
         out += ["### Failed", ""] + [f"- {error}" for error in errors] + [""]
     out += ["### Method", ""] + [f"- {note}" for note in notes] + [""]

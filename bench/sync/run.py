@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Sync benchmark of issue 3: mailfs's IMAP sync against mbsync, same Dovecot, same mailbox.
 
-    bench/sync/run.py [--messages N ...] [--binary PATH] [--initial-runs R] [--repeat K] [--no-warmup]
+    bench/sync/run.py [--messages N ...] [--binary PATH] [--initial-runs R] [--repeat K] [--idle-samples S] [--no-warmup]
 
 Starts the test Dovecot (.ci/servers), seeds INBOXes with bench/generate_corpus.py messages,
 measures initial sync (wall time, peak RSS) and incremental syncs (nothing new, 10 new) of
-mailfs (through its mount) and mbsync (into a Maildir), prints a Markdown section and writes
+mailfs (through its mount) and mbsync (into a Maildir) and how soon mail another client
+appends shows in the mount (IDLE), prints a Markdown section and writes
 it to bench/sync/results.md. Needs root (the servers switch users) and /dev/fuse.
 """
 import argparse
@@ -40,6 +41,8 @@ def parse_arguments():
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
     parser.add_argument("--initial-runs", type=int, default=3, help="timed initial syncs of each client (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each incremental sync (default 3)")
+    parser.add_argument("--idle-samples", type=int, default=21,
+                        help="messages appended one at a time to time IDLE pushes (default 21; 0 skips it)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up initial syncs")
     parser.add_argument("--work", default="/tmp/mailfs-syncbench",
                         help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-syncbench)")
@@ -51,8 +54,8 @@ def parse_arguments():
     options.messages = sorted(set(options.messages or [1000, 10000]))
     if len(options.messages) > len(SIZE_USERS) or min(options.messages) < 1:
         parser.error(f"--messages: 1 to {len(SIZE_USERS)} sizes, each at least 1")
-    if options.repeat < 1 or options.initial_runs < 1:
-        parser.error("--repeat and --initial-runs must be at least 1")
+    if options.repeat < 1 or options.initial_runs < 1 or options.idle_samples < 0:
+        parser.error("--repeat and --initial-runs must be at least 1, --idle-samples at least 0")
     return options
 
 

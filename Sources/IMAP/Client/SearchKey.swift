@@ -10,10 +10,16 @@ public enum SearchKey: Sendable, Equatable {
     case uids(UIDSet)
     /// The header field contains `value` (sent quoted, or as a literal when it must be).
     case header(field: String, value: String)
+    /// Every key holds (IMAP ANDs the keys of a list): `UID 120:* SINCE 1-Feb-2026`.
+    indirect case allOf([SearchKey])
 
     /// A header field name goes into the command as is: it must be an atom.
     func check() throws(IMAPError) {
-        if case .header(let field, _) = self { try CommandText.requireAtoms([field], what: "header field") }
+        switch self {
+        case .header(let field, _): try CommandText.requireAtoms([field], what: "header field")
+        case .allOf(let keys): for key in keys { try key.check() }
+        default: break
+        }
     }
 
     func encode(into command: inout CommandBuilder) {
@@ -29,6 +35,8 @@ public enum SearchKey: Sendable, Equatable {
         case .header(let field, let value):
             command.raw("HEADER " + field)
             command.string(value)
+        case .allOf(let keys):
+            for key in keys { key.encode(into: &command) }
         }
     }
 }

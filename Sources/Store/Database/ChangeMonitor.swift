@@ -4,17 +4,22 @@ import Synchronization
 
 /// Notices commits made by any other connection or process (`mailfs import` beside a
 /// mount, the sync engine's writer) through SQLite's `data_version`, which only a
-/// dedicated connection can read meaningfully: it is per connection.
+/// dedicated connection can read meaningfully: it is per connection. Commits of this
+/// process's own writer also wake `waitForCommit` at once, so new mail a sync stores is
+/// shown without waiting for the next poll.
 public final class ChangeMonitor: Sendable {
     private let queue: DatabaseQueue
     private let lastVersion: Mutex<Int>
+    private let commits = CommitSignal()
 
-    init(databasePath: String) throws {
+    init(databasePath: String, writer: DatabasePool) throws {
         var configuration = Configuration()
         configuration.readonly = true
         queue = try DatabaseQueue(path: databasePath, configuration: configuration)
         let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
         lastVersion = Mutex(version)
+        // Observed for as long as this monitor lives (GRDB holds the observer weakly).
+        writer.add(transactionObserver: commits)
     }
 
     /// True once for every batch of commits since the previous call.
@@ -26,10 +31,43 @@ public final class ChangeMonitor: Sendable {
             return version != last
         }
     }
+
+    /// Blocks the calling thread until this process commits to the store (at once if it
+    /// did since the last call) or `timeout` seconds pass. For a thread of its own: never
+    /// call it from Swift's cooperative pool.
+    public func waitForCommit(timeout: TimeInterval) {
+        commits.wait(until: Date(timeIntervalSinceNow: timeout))
+    }
+}
+
+/// A flag the writer connection raises at every commit and a waiting thread lowers.
+/// Observes no statement: SQLite's commit hook alone calls it, at no cost per row.
+private final class CommitSignal: TransactionObserver, @unchecked Sendable {
+    private let condition = NSCondition()
+    /// GUARDED_BY(condition)
+    private var committed = false
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidRollback(_ db: Database) {}
+
+    func databaseDidCommit(_ db: Database) {
+        condition.lock()
+        committed = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait(until deadline: Date) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !committed && condition.wait(until: deadline) {}
+        committed = false
+    }
 }
 
 extension MailStore {
     public func makeChangeMonitor() throws -> ChangeMonitor {
-        try ChangeMonitor(databasePath: databaseURL.path)
+        try ChangeMonitor(databasePath: databaseURL.path, writer: pool)
     }
 }

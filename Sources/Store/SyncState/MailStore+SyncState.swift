@@ -55,6 +55,15 @@ extension MailStore {
         }
     }
 
+    /// The UIDs from `first` on that the folder holds: what of a folder's newest mail is
+    /// stored already, without reading the whole folder as `knownMessages` does.
+    public func heldUIDs(folderId: Int64, from first: Int64) throws -> Set<Int64> {
+        try pool.read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT imapUID FROM emailFolder WHERE folderId = ? AND imapUID >= ?",
+                                   arguments: [folderId, first]))
+        }
+    }
+
     /// UIDs the store holds for a folder, with their flags.
     public func knownMessages(folderId: Int64) throws -> [Int64: StoredFlags] {
         try pool.read { db in

@@ -58,6 +58,30 @@ extension AccountSynchronizer {
         }
     }
 
+    /// IDLE reported news in the INBOX: its new mail is stored first, over the IDLE
+    /// connection (`selected` is its INBOX), so it shows before the full sync of the INBOX
+    /// (expunges, flags) has run; then that sync runs on a pooled connection. A failure of
+    /// the first step is logged and left to the full sync.
+    func syncInbox(afterIdleOn connection: IMAPConnection, selected: SelectedMailbox) async {
+        do {
+            let accountId = try resolveAccountId()
+            guard let folder = try store.folders(accountId: accountId).first(where: { $0.type == .inbox && $0.isSelectable })
+            else { return }
+            let synchronizer = synchronizer(accountId: accountId, index: 0, total: 1)
+            let result = try await mailboxGate.withPermit {
+                try await synchronizer.fetchArrivals(folder, selected: selected, over: connection)
+            }
+            if result.changedMessages {
+                try store.rethread(accountId: accountId)
+                activity.log.record("\(folder.path) (IDLE): \(result.added) new, \(result.linked) linked")
+            }
+        } catch {
+            activity.log.record("new mail by IDLE not fetched at once (\(Self.describe(error, store: store))); "
+                                + "the INBOX sync fetches it", level: .warning)
+        }
+        await syncFolder(ofType: .inbox, reason: "IDLE")
+    }
+
     private func synchronizer(accountId: Int64, index: Int, total: Int) -> FolderSynchronizer {
         let activity = self.activity
         return FolderSynchronizer(

@@ -110,7 +110,7 @@ public actor AccountSynchronizer {
     /// The IDLE watcher of this account's INBOX; its connection is outside the pool.
     nonisolated func idleMonitor(global: AsyncSemaphore) -> IdleMonitor {
         IdleMonitor(connector: connector, activity: activity, global: global,
-                    inboxChanged: { await self.syncFolder(ofType: .inbox, reason: "IDLE") },
+                    inboxChanged: { connection, inbox in await self.syncInbox(afterIdleOn: connection, selected: inbox) },
                     refresh: account.provider == .gmail ? .seconds(25 * 60) : .seconds(20 * 60))
     }
 

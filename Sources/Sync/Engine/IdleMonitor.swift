@@ -5,7 +5,8 @@ import Logging
 import Store
 
 /// FR-SYNC-03: one IDLE connection per account on its INBOX. New mail (EXISTS), expunges
-/// and flag changes wake it, and an incremental sync of the INBOX runs at once; IDLE is
+/// and flag changes wake it; the new mail is fetched at once over this connection, which
+/// has the INBOX selected, then an incremental sync of the INBOX runs; IDLE is
 /// re-issued every `refresh` (servers drop long IDLEs); a dropped connection is re-made
 /// with backoff from 2 s doubling to 60 s. `.status` shows `idle:` active, reconnecting,
 /// disconnected or unavailable (the server has no IDLE).
@@ -13,8 +14,9 @@ struct IdleMonitor: Sendable {
     let connector: AccountConnector
     let activity: AccountActivity
     let global: AsyncSemaphore
-    /// Runs the incremental sync of the INBOX.
-    let inboxChanged: @Sendable () async -> Void
+    /// Stores the INBOX's new mail over the IDLE connection (`selected` is its INBOX), then
+    /// runs the incremental sync of the INBOX.
+    let inboxChanged: @Sendable (_ connection: IMAPConnection, _ selected: SelectedMailbox) async -> Void
     var refresh: Duration = .seconds(20 * 60)
     static let firstBackoff: Duration = .seconds(2)
     static let maxBackoff: Duration = .seconds(60)
@@ -58,7 +60,7 @@ struct IdleMonitor: Sendable {
         }
         var established = false
         do {
-            _ = try await connection.select("INBOX")
+            let inbox = try await connection.select("INBOX")
             established = true
             activity.record(.idleChanged(.active))
             while !Task.isCancelled {
@@ -69,7 +71,7 @@ struct IdleMonitor: Sendable {
                     connection.stopIdle()
                 }
                 switch outcome {
-                case .changed: await inboxChanged()
+                case .changed: await inboxChanged(connection, inbox)
                 case .timedOut: continue
                 case .stopped: return .cancelled
                 }

@@ -109,6 +109,19 @@ struct MessageCommandTests {
         #expect(try await found == [4, 9, 11])
     }
 
+    @Test("keys combined with allOf are sent one after another (IMAP ANDs them)")
+    func searchAllOf() async throws {
+        let (server, imap) = try await ScriptedServer.connected()
+        async let found = imap.uidSearch(.allOf([.uids(UIDSet([120...UInt32.max])),
+                                                 .since(Date(timeIntervalSince1970: 1_769_904_000))]))
+        try await server.play("""
+            C: A0001 UID SEARCH UID 120:* SINCE 1-Feb-2026
+            S: * SEARCH 120 121
+            S: A0001 OK Search completed
+            """)
+        #expect(try await found == [120, 121])
+    }
+
     @Test("search values with a line break travel as a literal; a field name that is not an atom is refused")
     func searchInjection() async throws {
         let (server, imap) = try await ScriptedServer.connected()
