@@ -83,8 +83,12 @@ struct ProxyFaultSyncTests {
                 } else {
                     #expect(state.phase == .error, "\(state)")
                     let reason = state.lastError ?? ""
-                    let clear = ["connection closed", "reset", "no response from the server within 10"].contains { reason.contains($0) }
-                    #expect(clear, "a clear error: \(reason)")
+                    let expected = switch fault.fault {
+                    case .cut: "connection closed"
+                    case .reset: "connection reset by the server"
+                    case .stall: "no response from the server within 10"
+                    }
+                    #expect(reason.contains(expected), "a clear error: \(reason)")
                     #expect(try await Self.finishes(within: 120) { await harness.sync("dave") })
                     #expect(harness.state("dave").phase == .idle, "\(harness.state("dave"))\n\(harness.log("dave"))")
                 }

@@ -61,9 +61,15 @@ extension MailTree {
     }
 
     /// `.status` and `.log` are rendered on open and served with direct I/O, so the size
-    /// reported here is the size of a rendering now; readers read to EOF regardless.
+    /// reported here is the size of a rendering now (an account's `.status` with the storage
+    /// figures last summed: summing them reads the whole store); readers read to EOF regardless.
     func generatedFileAttributes(_ node: Node) -> FileAttributes {
-        let size = (try? generatedContent(node).count) ?? 0
+        let content = if case .accountStatus(let id) = node {
+            try? accountStatus(id, storage: .lastKnown)
+        } else {
+            try? generatedContent(node)
+        }
+        let size = content?.count ?? 0
         return FileAttributes(inode: node.inode, kind: .regular, permissions: 0o600, linkCount: 1,
                               size: UInt64(size), modified: Date(), isVolatile: true)
     }

@@ -139,10 +139,7 @@ extension MailTree {
             }
             return Array(StatusReport.root(facts, diskUse: store.totalDiskUse()).utf8)
         case .accountStatus(let id):
-            guard let account = try accounts.record(id: id), let facts = try statusFacts(account, withStorage: true) else {
-                throw FSError(ENOENT)
-            }
-            return Array(StatusReport.account(facts).utf8)
+            return try accountStatus(id, storage: .computed)
         case .accountLog(let id):
             guard let account = try accounts.record(id: id) else { throw FSError(ENOENT) }
             return Array(accounts.activity(for: account).log.rendered().utf8)
@@ -151,13 +148,36 @@ extension MailTree {
         }
     }
 
+    /// Which storage figures an account's `.status` shows.
+    enum StorageFigures {
+        /// Summed from the store (once a minute at most: the sums read every message).
+        case computed
+        /// The last ones summed, or none: for the size a listing or `stat` gives `.status`,
+        /// which must not cost a read of the whole store (the file is read with direct I/O,
+        /// so its size is only a hint).
+        case lastKnown
+    }
+
+    func accountStatus(_ id: Int64, storage: StorageFigures) throws -> [UInt8] {
+        guard let account = try accounts.record(id: id), let facts = try statusFacts(account, storage: storage) else {
+            throw FSError(ENOENT)
+        }
+        return Array(StatusReport.account(facts).utf8)
+    }
+
     /// The account's facts. When the store's file turns out damaged, the live state alone,
     /// with the damage as `last_error`: `.status` still says what is wrong (never EIO).
-    private func statusFacts(_ account: AccountRecord, withStorage: Bool = false) throws -> StatusReport.AccountFacts? {
+    private func statusFacts(_ account: AccountRecord, storage: StorageFigures? = nil) throws -> StatusReport.AccountFacts? {
         let activity = accounts.activity(for: account)
         do {
             var facts = try store.statusFacts(account, activity: activity.snapshot, profile: activity.profile)
-            if withStorage, let id = account.id { facts?.storage = try store.storageUse(accountId: id) }
+            if let id = account.id {
+                switch storage {
+                case .computed?: facts?.storage = try store.storageUse(accountId: id)
+                case .lastKnown?: facts?.storage = store.lastStorageUse(accountId: id)
+                case nil: break
+                }
+            }
             if let damage = store.knownDamage { facts?.activity.lastError = damage.description }
             return facts
         } catch {

@@ -1,4 +1,5 @@
 import Transport
+import Foundation
 import Logging
 import NIOCore
 import NIOSSL
@@ -230,6 +231,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
         switch error {
         case let error as IMAPError: error
         case NIOSSLError.uncleanShutdown: .connectionClosed
+        case let error as IOError where error.errnoCode == ECONNRESET: .connectionReset
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: .tls("\(error)")
         default: .connectionClosed
         }

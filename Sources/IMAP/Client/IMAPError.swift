@@ -12,8 +12,10 @@ public enum IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
     case serverClosed(String)
     /// The TCP connection could not be made (name resolution, refused, unreachable).
     case connectFailed(String)
-    /// The connection ended without a BYE (reset, EOF, closed locally).
+    /// The connection ended without a BYE (EOF, closed locally).
     case connectionClosed
+    /// The server's side reset the connection (a TCP RST: a killed server, a middlebox).
+    case connectionReset
     /// No byte arrived within the time allowed (`connect` for the greeting, `response`
     /// for a command).
     case timedOut(Duration)
@@ -38,6 +40,7 @@ public enum IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .serverClosed(let text): "server closed the connection: \(text)"
         case .connectFailed(let reason): "cannot connect: \(reason)"
         case .connectionClosed: "connection closed"
+        case .connectionReset: "connection reset by the server"
         case .timedOut(let duration): "no response from the server within \(duration)"
         case .startTLSNotOffered: "STARTTLS is configured but the server does not offer it"
         case .capabilityMissing(let name): "the server does not support \(name)"

@@ -37,6 +37,12 @@ extension MailStore {
         return use
     }
 
+    /// The last figures `storageUse` computed for the account, however old; nil before the
+    /// first. For what must not wait for the sums (the size a listing gives `.status`).
+    public func lastStorageUse(accountId: Int64) -> StorageUse? {
+        storageMemo.withLock { $0[accountId]?.use }
+    }
+
     /// The index's blocks (blob lengths: read from record headers, not the blocks), shared
     /// out by each account's number of messages.
     private static func indexShare(accountId: Int64, db: Database) throws -> Int64 {

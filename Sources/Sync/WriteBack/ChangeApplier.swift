@@ -40,21 +40,31 @@ final class ChangeApplier: Sendable {
     }
 
     /// Runs until cancelled; wakes on `trigger` (a new change, a sync that reached the
-    /// server) or when the oldest change is due.
+    /// server) or when the oldest change is due. A store that cannot be written (a full
+    /// disk) pauses it, tried again 2 s doubling to 60 s like a failed sync; each new start
+    /// first checks the changes a failed write left claimed, as after a crash.
     func run() async {
-        do {
-            let accountId = try resolveAccountId()
-            let interrupted = try store.recoverInterrupted(accountId: accountId, machine: machine)
-            if interrupted > 0 { activity.log.record("write-back: \(interrupted) change(s) interrupted by a restart; checking them") }
-            while !Task.isCancelled {
-                let wait = try await applyDue(accountId: accountId).map { max($0.timeIntervalSinceNow, 0.01) } ?? 3600
-                await trigger.wait(upTo: .milliseconds(Int(wait * 1000)))
-                // `rm *.eml` records a change per file: gathering a moment turns them into
-                // a few large UID sets, and fewer transactions compete with the file operations.
-                try? await Task.sleep(for: Self.gatheringDelay)
+        var retry = RetryBackoff()
+        while !Task.isCancelled {
+            do {
+                let accountId = try resolveAccountId()
+                let interrupted = try store.recoverInterrupted(accountId: accountId, machine: machine)
+                if interrupted > 0 { activity.log.record("write-back: \(interrupted) change(s) interrupted; checking them") }
+                while !Task.isCancelled {
+                    let wait = try await applyDue(accountId: accountId).map { max($0.timeIntervalSinceNow, 0.01) } ?? 3600
+                    retry = RetryBackoff()
+                    await trigger.wait(upTo: .milliseconds(Int(wait * 1000)))
+                    // `rm *.eml` records a change per file: gathering a moment turns them into
+                    // a few large UID sets, and fewer transactions compete with the file operations.
+                    try? await Task.sleep(for: Self.gatheringDelay)
+                }
+            } catch {
+                // Only the store throws here (a full disk, damage): nothing is lost by waiting.
+                let reason = store.describeStoreFailure(error) ?? "\(error)"
+                let delay = retry.next()
+                activity.log.record("write-back: waits for the store (\(reason)); trying again in \(delay)", level: .warning)
+                try? await Task.sleep(for: delay)
             }
-        } catch {
-            activity.log.record("write-back: the journal stopped: \(error)", level: .error)
         }
     }
 
@@ -64,7 +74,7 @@ final class ChangeApplier: Sendable {
         while true {
             let (batch, nextDue) = try store.dueChanges(accountId: accountId)
             guard !batch.isEmpty else { return nextDue }
-            report(try store.transition(await applyClaimed(batch), machine: machine))
+            report(try store.transition(try await applyClaimed(batch), machine: machine))
         }
     }
 
@@ -72,8 +82,9 @@ final class ChangeApplier: Sendable {
         try store.ensureAccount(name: account.name, address: account.address, isOffline: false).id ?? -1
     }
 
-    /// Claims the batch, applies it, and says what happened to each row.
-    private func applyClaimed(_ batch: [JournalChange]) async -> [MailStore.ChangeOutcome] {
+    /// Claims the batch, applies it, and says what happened to each row. Throws only when
+    /// the store cannot be written: that is no news about the server.
+    private func applyClaimed(_ batch: [JournalChange]) async throws -> [MailStore.ChangeOutcome] {
         do {
             try store.transition(batch.compactMap { $0.id.map { .init(id: $0, event: .claim) } }, machine: machine)
             // Connection first, then the gate: the order a folder sync takes them in.
@@ -87,6 +98,8 @@ final class ChangeApplier: Sendable {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(error.description)) } }
         } catch let refusal as Refusal {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(refusal.reason)) } }
+        } catch where store.describeStoreFailure(error) != nil {
+            throw error
         } catch {
             let failures = unreachableStreak.withLock { streak in
                 streak += 1
