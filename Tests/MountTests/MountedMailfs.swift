@@ -88,12 +88,12 @@ final class MountedMailfs {
                                                    Self.binary, mountPoint.path, dataDir.path, logFile],
                                        environment: environment.merging(extraEnvironment) { $1 }, captureOutput: false)
         self.process = process
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if isMounted, FileManager.default.fileExists(atPath: path(".status")) { return }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        // Poll.until checks once more after the deadline: a full run's CPU-bound suites can
+        // keep this task off both pool threads for the whole wait (two mount tests once
+        // failed that way together, the mounts long ready).
+        let ready = { self.isMounted && FileManager.default.fileExists(atPath: self.path(".status")) }
+        _ = try await Poll.until(seconds: 20, every: .milliseconds(50)) { ready() || !process.isRunning }
+        if ready() { return }
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         throw MountError(message: "mailfs did not mount: \(log)")
     }

@@ -28,13 +28,7 @@ extension FolderSynchronizer {
         let held = try store.heldUIDs(folderId: folderId, from: Int64(first))
         let missing = arrived.filter { !held.contains($0) }.sorted()
         var result = Result()
-        for start in stride(from: 0, to: missing.count, by: Self.batchSize) {
-            let batch = Array(missing[start..<min(start + Self.batchSize, missing.count)])
-            let outcome = try await fetchNew(batch, folderId: folderId, connection: connection)
-            result.added += outcome.added
-            result.linked += outcome.linked
-            result.failed += outcome.failed
-        }
+        try await fetchNew(inBatches: missing, folderId: folderId, connection: connection, into: &result)
         return result
     }
 }

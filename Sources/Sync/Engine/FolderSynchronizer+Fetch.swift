@@ -25,6 +25,20 @@ extension FolderSynchronizer {
 
     static let identityItems = ["FLAGS", "INTERNALDATE"] + ServerIdentity.fetchItems
 
+    /// Fetches and stores `uids` (sorted) a batch at a time, adding each batch's outcome to
+    /// `result`; `afterEach` runs after every stored batch (a checkpoint, progress).
+    func fetchNew(inBatches uids: [Int64], folderId: Int64, connection: IMAPConnection, into result: inout Result,
+                  afterEach: (_ batch: [Int64]) throws -> Void = { _ in }) async throws {
+        for start in stride(from: 0, to: uids.count, by: Self.batchSize) {
+            let batch = Array(uids[start..<min(start + Self.batchSize, uids.count)])
+            let outcome = try await fetchNew(batch, folderId: folderId, connection: connection)
+            result.added += outcome.added
+            result.linked += outcome.linked
+            result.failed += outcome.failed
+            try afterEach(batch)
+        }
+    }
+
     func fetchNew(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> BatchOutcome {
         var outcome = BatchOutcome()
         let identities = try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems)

@@ -61,12 +61,7 @@ struct FolderSynchronizer {
         let missing = inWindow.map(Int64.init).filter { known[$0] == nil }.sorted()
         var fetched = 0
         progress(0, missing.count)
-        for start in stride(from: 0, to: missing.count, by: Self.batchSize) {
-            let batch = Array(missing[start..<min(start + Self.batchSize, missing.count)])
-            let outcome = try await fetchNew(batch, folderId: folderId, connection: connection)
-            result.added += outcome.added
-            result.linked += outcome.linked
-            result.failed += outcome.failed
+        try await fetchNew(inBatches: missing, folderId: folderId, connection: connection, into: &result) { batch in
             fetched += batch.count
             lastSyncedUID = max(lastSyncedUID, batch.last ?? 0)
             try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
