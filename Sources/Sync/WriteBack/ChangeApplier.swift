@@ -59,6 +59,7 @@ final class ChangeApplier: Sendable {
                     try? await Task.sleep(for: Self.gatheringDelay)
                 }
             } catch {
+                if Task.isCancelled { return }
                 // Only the store throws here (a full disk, damage): nothing is lost by waiting.
                 let reason = store.describeStoreFailure(error) ?? "\(error)"
                 let delay = retry.next()
