@@ -10,6 +10,9 @@ public struct TransferDecoder: Sendable {
     private enum Method: Sendable {
         case base64(Base64.State)
         case quotedPrintable(QuotedPrintableCarry)
+        /// Uuencode is held whole and decoded at the end: whether a part is uuencoded at
+        /// all depends on its `begin` line, and such parts (old mailers) are rare and small.
+        case uuencode([UInt8])
         case identity
     }
 
@@ -20,6 +23,7 @@ public struct TransferDecoder: Sendable {
         switch TransferEncoding.name(encoding) {
         case "base64": method = .base64(Base64.State())
         case "quoted-printable": method = .quotedPrintable(QuotedPrintableCarry())
+        case let name where Uuencode.encodingNames.contains(name): method = .uuencode([])
         default: method = .identity
         }
     }
@@ -36,6 +40,11 @@ public struct TransferDecoder: Sendable {
             let decoded = carry.decode(piece)
             method = .quotedPrintable(carry)
             return decoded
+        case .uuencode(var held):
+            method = .identity  // keeps `held` uniquely referenced while it grows
+            held += piece
+            method = .uuencode(held)
+            return []
         case .identity:
             return piece
         }
@@ -43,10 +52,17 @@ public struct TransferDecoder: Sendable {
 
     /// What was held back for lack of a next piece, at the end of the input.
     public mutating func finish() -> [UInt8] {
-        guard case .quotedPrintable(var carry) = method else { return [] }
-        let decoded = carry.finish()
-        method = .quotedPrintable(carry)
-        return decoded
+        switch method {
+        case .quotedPrintable(var carry):
+            let decoded = carry.finish()
+            method = .quotedPrintable(carry)
+            return decoded
+        case .uuencode(let held):
+            method = .uuencode([])
+            return Uuencode.decode(held[...])
+        default:
+            return []
+        }
     }
 }
 

@@ -31,6 +31,8 @@ struct TransferDecoderTests {
         ("trail \t\r\n=\nline=4\n=ZZ=4G= x=\r", "quoted-printable"),
         ("=A=A=A=A  =", "quoted-printable"),
         ("  \t ", "quoted-printable"),
+        ("begin 644 a.txt\r\n62&5L;&\\L('5U96YC;V1E9\"!W;W)L9   \r\n`\r\nend\r\n", "x-uuencode"),
+        ("no begin line, so not uuencoded", "x-uuencode"),
         ("plain\r\nbytes=41", "7bit"),
         ("", "base64"),
     ]
