@@ -77,6 +77,9 @@ struct MountCommand: ParsableCommand {
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()
         defer { watcher.stop() }
+        let memoryRelease = IdleMemoryRelease(session: session, store: store)
+        memoryRelease.start()
+        defer { memoryRelease.stop() }
         let coordinator = config.map { SyncEngine.start(config: $0, store: store, activities: activities, tree: tree) }
         defer { coordinator?.stop() }
         FileHandle.standardOutput.write(Data((banner + "\n").utf8))

@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import corpus
@@ -85,6 +86,8 @@ def measure(setup: Setup, messages: int, passthrough: Path | None) -> list:
             results += step(setup)
             step_mount.note_memory(setup, mount, name)
         results += step_mount.memory_rows(mount, "after the runs")
+        time.sleep(step_mount.IDLE_SECONDS)
+        results += step_mount.memory_rows(mount, step_mount.IDLE_WHEN)
     if passthrough:
         say("C passthrough FUSE baseline")
         results += step_passthrough.measure(setup, passthrough)

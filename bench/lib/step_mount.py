@@ -4,6 +4,11 @@ from mount import Mount
 from rows import Row
 import timing
 
+# The mount gives memory back after 2 s without a request (IdleMemoryRelease); the
+# memory after the runs is read again after this wait.
+IDLE_SECONDS = 5
+IDLE_WHEN = f"after the runs + {IDLE_SECONDS} s idle"
+
 
 def new_mount(setup: Setup) -> Mount:
     return Mount(setup.binary, setup.mount_point, setup.store, setup.env,

@@ -1,5 +1,6 @@
 import CFuse3
 import Foundation
+import Synchronization
 
 /// The Swift side of every libfuse callback: turns a request into a call on the
 /// `FilesystemOperations` and the answer (or the thrown `FSError`) into exactly one reply.
@@ -13,6 +14,8 @@ final class FuseDispatcher: Sendable {
     let options: MountOptions
     let owner: FileOwner
     let snapshots = ListingSnapshots()
+    /// Requests served so far (FORGETs aside): how the mount tells it has gone quiet.
+    let requestCount = Atomic<UInt64>(0)
 
     init(filesystem: any FilesystemOperations, options: MountOptions, owner: FileOwner) {
         self.filesystem = filesystem
@@ -28,7 +31,9 @@ final class FuseDispatcher: Sendable {
             fuse_reply_err(req, EIO)
             return
         }
-        body(Unmanaged<FuseDispatcher>.fromOpaque(userdata).takeUnretainedValue(), req)
+        let dispatcher = Unmanaged<FuseDispatcher>.fromOpaque(userdata).takeUnretainedValue()
+        dispatcher.requestCount.add(1, ordering: .relaxed)
+        body(dispatcher, req)
     }
 
     /// FORGET and BATCH_FORGET: no reply but "none", whatever happens.

@@ -40,6 +40,9 @@ public final class FuseSession: Sendable {
                                          owner: .mountingUser)
     }
 
+    /// Requests answered since the session was made; only ever grows.
+    public var requestCount: UInt64 { dispatcher.requestCount.load(ordering: .relaxed) }
+
     deinit {
         if case .mounted(let mounted) = phase.withLock({ $0 }) { tearDown(mounted) }
     }

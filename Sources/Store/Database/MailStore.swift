@@ -54,6 +54,13 @@ public final class MailStore: Sendable {
     }
 
     /// An in-process store for tests (a temporary directory, removed by the caller).
+    /// Gives back the page caches and prepared statements of every connection and closes
+    /// the idle readers (they reopen on the next read). Waits for running reads and writes;
+    /// meant for a mount that has gone quiet (docs/DECISIONS.md, "Memory when idle").
+    public func releaseMemory() {
+        pool.releaseMemory()
+    }
+
     public static func temporary() throws -> (MailStore, URL) {
         let dir = FileManager.default.temporaryDirectory
             .appendingPathComponent("mailfs-store-\(UUID().uuidString)")

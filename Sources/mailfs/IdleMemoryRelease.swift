@@ -1,0 +1,51 @@
+import FUSE
+import Foundation
+import Store
+import Synchronization
+
+/// Gives memory back once the mount has gone quiet: a `find` or `grep -r` over a large
+/// account leaves SQLite page caches and freed heap that glibc keeps for reuse (about
+/// 30 MB at 50,000 messages), and a mount sits idle most of its life. When a burst of
+/// FUSE requests has been followed by `quiet` seconds without one, it releases the
+/// store's connection memory and asks glibc to return free pages (docs/DECISIONS.md,
+/// "Memory when idle"). The listings and content sources the tree caches stay: they make
+/// the next walk fast, and they are bounded.
+final class IdleMemoryRelease: Sendable {
+    private let session: FuseSession
+    private let store: MailStore
+    private let quiet: TimeInterval
+    private let running = Mutex(false)
+
+    init(session: FuseSession, store: MailStore, quiet: TimeInterval = 2) {
+        self.session = session
+        self.store = store
+        self.quiet = quiet
+    }
+
+    func start() {
+        running.withLock { $0 = true }
+        let thread = Thread { [self] in
+            var period = QuietPeriod(length: quiet, requestCount: session.requestCount)
+            while running.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: quiet / 4)
+                if period.burstEnded(requestCount: session.requestCount) { release() }
+            }
+        }
+        thread.name = "mailfs-memory-release"
+        thread.start()
+    }
+
+    func stop() {
+        running.withLock { $0 = false }
+    }
+
+    private func release() {
+        store.releaseMemory()
+        _ = glibcMallocTrim(0)
+    }
+}
+
+/// glibc's malloc_trim: returns free heap pages to the system, from the top of each arena
+/// and whole free pages inside it. Not in the Glibc module (malloc.h is not part of it).
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
