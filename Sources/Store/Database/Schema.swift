@@ -14,6 +14,7 @@ enum Schema {
         migrator.registerMigration("v4-message-identity", migrate: MessageIdentityMigration.migrate)
         SearchIndex.register(in: &migrator)
         migrator.registerMigration("v4-message-id-index", migrate: createMessageIdIndex)
+        FolderCounts.register(in: &migrator)
         return migrator
     }
 

@@ -57,9 +57,12 @@ struct JournalWriter {
     mutating func arrive(emailId: Int64, folderId: Int64, row: inout JournalChange) throws {
         guard let id = row.id else { return }
         let placeholder = PlaceholderUID.forChange(id)
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')
-            """, arguments: [emailId, folderId, placeholder])
+        // DELETE then INSERT, not INSERT OR REPLACE: rows a REPLACE removes fire no delete
+        // trigger, and the folder counts (FolderCounts) rely on those triggers.
+        try db.execute(sql: "DELETE FROM emailFolder WHERE (emailId = ? AND folderId = ?) OR (folderId = ? AND imapUID = ?)",
+                       arguments: [emailId, folderId, folderId, placeholder])
+        try db.execute(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')",
+                       arguments: [emailId, folderId, placeholder])
         row.placeholderUID = placeholder
         try save(row, columns: ["placeholderUID"])
     }

@@ -137,28 +137,26 @@ extension MailStore {
     }
 
     /// Messages in an account's folders (a message in two folders counts twice, as in
-    /// `.status`), from the folder links alone: the mount's start-up banner must not read
-    /// the large message rows, which a cold start would fetch from disk.
+    /// `.status`), from the kept counts (`FolderCounts`): the mount's start-up banner must
+    /// not read the links, which a cold start would fetch from disk.
     public func folderMessageCount(accountId: Int64) throws -> Int {
         try treeRead { db in
             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM emailFolder f JOIN folder d ON d.id = f.folderId
+                SELECT COALESCE(SUM(c.messages), 0) FROM folderCount c JOIN folder d ON d.id = c.folderId
                 WHERE d.accountId = ? AND d.isSelectable = 1
                 """, arguments: [accountId]) ?? 0
         }
     }
 
-    /// Messages and unread messages per selectable folder, from indexes only (`email_unread`
-    /// lists the unread ids): no message row is read, so a cold `.status` is fast.
+    /// Messages and unread messages per selectable folder, from the kept counts
+    /// (`FolderCounts`): a row per folder, so a cold `.status` is fast at any size.
     public func folderStatus(accountId: Int64) throws -> [FolderStatusRow] {
         try treeRead { db in
             try FolderStatusRow.fetchAll(db, sql: """
-                SELECT d.path, d.type, d.uidValidity, d.lastSyncDate,
-                       (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND \(MessageEntry.visible)) AS messages,
-                       (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND \(MessageEntry.visible) AND f.emailId IN
-                            (SELECT e.id FROM email e WHERE e.accountId = ? AND e.isRead = 0)) AS unread
-                FROM folder d WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT 'deleting' ORDER BY d.path
-                """, arguments: [accountId, accountId])
+                SELECT d.path, d.type, d.uidValidity, d.lastSyncDate, c.messages, c.unread
+                FROM folder d JOIN folderCount c ON c.folderId = d.id
+                WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT 'deleting' ORDER BY d.path
+                """, arguments: [accountId])
         }
     }
 }
