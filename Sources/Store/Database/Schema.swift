@@ -15,6 +15,7 @@ enum Schema {
         SearchIndex.register(in: &migrator)
         migrator.registerMigration("v4-message-id-index", migrate: createMessageIdIndex)
         FolderCounts.register(in: &migrator)
+        AccountStorage.register(in: &migrator)
         return migrator
     }
 

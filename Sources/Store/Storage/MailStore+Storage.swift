@@ -19,19 +19,15 @@ public struct StorageUse: Sendable, Equatable {
 
 extension MailStore {
     /// Recomputed at most once a minute per account: `.status` is read often, and the
-    /// sums read every message row.
+    /// index's share reads the full-text index's rows. Message bytes are kept by triggers
+    /// (`AccountStorage`).
     public func storageUse(accountId: Int64, now: Date = Date()) throws -> StorageUse {
         if let memo = storageMemo.withLock({ $0[accountId] }), now.timeIntervalSince(memo.at) < 60 { return memo.use }
         let content = try cacheUsage(accountId: accountId)
         let use = try pool.read { db in
-            let raw = try Int64.fetchOne(db, sql: """
-                SELECT COALESCE(SUM(LENGTH(c.raw)), 0) FROM messageContent c JOIN email e ON e.id = c.emailId
-                WHERE e.accountId = ?
-                """, arguments: [accountId]) ?? 0
-            let bodies = try Int64.fetchOne(db, sql: """
-                SELECT COALESCE(SUM(LENGTH(bodyPlain) + LENGTH(bodyHTML)), 0) FROM email WHERE accountId = ?
-                """, arguments: [accountId]) ?? 0
-            return StorageUse(messages: raw + bodies, content: content, index: try Self.indexShare(accountId: accountId, db: db))
+            let messages = try Int64.fetchOne(db, sql: "SELECT messageBytes FROM accountStorage WHERE accountId = ?",
+                                              arguments: [accountId]) ?? 0
+            return StorageUse(messages: messages, content: content, index: try Self.indexShare(accountId: accountId, db: db))
         }
         storageMemo.withLock { $0[accountId] = (now, use) }
         return use
