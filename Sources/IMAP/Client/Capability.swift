@@ -10,6 +10,7 @@ public struct Capability: Hashable, Sendable, CustomStringConvertible {
 
     public static let authPlain = Capability("AUTH=PLAIN")
     public static let condStore = Capability("CONDSTORE")
+    public static let esearch = Capability("ESEARCH")
     public static let idle = Capability("IDLE")
     public static let move = Capability("MOVE")
     public static let saslInitialResponse = Capability("SASL-IR")

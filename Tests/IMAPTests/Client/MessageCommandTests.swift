@@ -109,6 +109,50 @@ struct MessageCommandTests {
         #expect(try await found == [4, 9, 11])
     }
 
+    @Test("with ESEARCH the UIDs come back as a set: RETURN (ALL) is asked and the set expanded")
+    func extendedSearch() async throws {
+        let (server, imap) = try await ScriptedServer.connected(greeting: "* OK [CAPABILITY IMAP4rev1 ESEARCH] ready")
+        async let found = imap.uidSearch(.all)
+        try await server.play("""
+            C: A0001 UID SEARCH RETURN (ALL) ALL
+            S: * ESEARCH (TAG "A0001") UID ALL 1:3,7,10:11
+            S: A0001 OK Search completed
+            """)
+        #expect(try await found == [1, 2, 3, 7, 10, 11])
+        async let none = imap.uidSearch(.all)
+        try await server.play("""
+            C: A0002 UID SEARCH RETURN (ALL) ALL
+            S: * ESEARCH (TAG "A0002") UID
+            S: A0002 OK Search completed
+            """)
+        #expect(try await none == [])
+    }
+
+    @Test("an ESEARCH answer that is not UIDs, or absurdly large, is refused, never taken as UIDs")
+    func extendedSearchRefused() async throws {
+        let (server, imap) = try await ScriptedServer.connected(greeting: "* OK [CAPABILITY IMAP4rev1 ESEARCH] ready")
+        async let sequence = outcome { try await imap.uidSearch(.all) }
+        try await server.play("""
+            C: A0001 UID SEARCH RETURN (ALL) ALL
+            S: * ESEARCH (TAG "A0001") ALL 1:3
+            S: A0001 OK Search completed
+            """)
+        guard case .protocolViolation? = await sequence.imapError else {
+            Issue.record("expected a protocol violation, got \(await sequence)")
+            return
+        }
+        async let huge = outcome { try await imap.uidSearch(.all) }
+        try await server.play("""
+            C: A0002 UID SEARCH RETURN (ALL) ALL
+            S: * ESEARCH (TAG "A0002") UID ALL 1:4294967294
+            S: A0002 OK Search completed
+            """)
+        guard case .protocolViolation? = await huge.imapError else {
+            Issue.record("expected a protocol violation, got \(await huge)")
+            return
+        }
+    }
+
     @Test("keys combined with allOf are sent one after another (IMAP ANDs them)")
     func searchAllOf() async throws {
         let (server, imap) = try await ScriptedServer.connected()
