@@ -43,10 +43,10 @@ enum SameMessage {
     static func storedCopy(of raw: [UInt8], fingerprint: MessageFingerprint, accountId: Int64,
                            db: Database) throws -> Int64? {
         let wanted = Data(raw)
-        let candidates = try Row.fetchCursor(db, sql: """
+        let candidates = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT e.id, c.raw FROM email e JOIN messageContent c ON c.emailId = e.id
             WHERE e.accountId = ? AND e.fingerprint = ? ORDER BY e.id
-            """, arguments: [accountId, fingerprint.stored])
+            """), arguments: [accountId, fingerprint.stored])
         while let row = try candidates.next() {
             if row["raw"] as Data == wanted { return row["id"] }
         }
@@ -68,15 +68,15 @@ enum SameMessage {
             AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND f.folderId = ? AND f.imapUID > 0)
             ORDER BY EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND f.folderId = ?) DESC, e.id LIMIT 1
             """
-        if let id = try Int64.fetchOne(db, sql: """
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT e.id FROM email e WHERE e.accountId = ? AND e.fingerprint = ? AND e.messageId = ? \(notHeld)
-            """, arguments: [accountId, fingerprint.stored, messageId, folderId, folderId]) {
+            """), arguments: [accountId, fingerprint.stored, messageId, folderId, folderId]) {
             return id
         }
-        guard let legacy = try Int64.fetchOne(db, sql: """
+        guard let legacy = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT e.id FROM email e WHERE e.accountId = ? AND e.fingerprint IS NULL AND e.messageId = ?
               AND e.sizeBytes = ? \(notHeld)
-            """, arguments: [accountId, messageId, fingerprint.size, folderId, folderId]) else { return nil }
+            """), arguments: [accountId, messageId, fingerprint.size, folderId, folderId]) else { return nil }
         try db.execute(sql: "UPDATE email SET fingerprint = ? WHERE id = ?", arguments: [fingerprint.stored, legacy])
         return legacy
     }
