@@ -142,19 +142,43 @@ extension MailStore {
         }
     }
 
+    /// A server message new to a folder, by what identifies it before its download.
+    public struct ServerMessage: Sendable {
+        public var fingerprint: MessageFingerprint
+        public var messageID: String?
+        public var uid: Int64
+
+        public init(fingerprint: MessageFingerprint, messageID: String?, uid: Int64) {
+            self.fingerprint = fingerprint
+            self.messageID = messageID
+            self.uid = uid
+        }
+    }
+
     /// Whether the server message `uid` of `folderId` is another copy of a stored message
     /// (`SameMessage.serverCopy`: same Message-ID and fingerprint, as a COPY or a Gmail label
     /// gives, or the same folder's message back under a new UIDVALIDITY); if so it is
     /// linked to the folder under `uid` (FR-SYNC-01) without a download.
     public func linkKnownMessage(fingerprint: MessageFingerprint, messageID: String?, accountId: Int64,
                                  folderId: Int64, uid: Int64) throws -> Bool {
+        let message = ServerMessage(fingerprint: fingerprint, messageID: messageID, uid: uid)
+        return try !linkKnownMessages([message], accountId: accountId, folderId: folderId).isEmpty
+    }
+
+    /// `linkKnownMessage` for a batch of a folder's new messages, in one transaction (the
+    /// sync asks for every message it is about to download); returns the UIDs linked.
+    public func linkKnownMessages(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {
         try pool.write { db in
-            guard let emailId = try SameMessage.serverCopy(fingerprint: fingerprint, messageId: messageID,
-                                                           accountId: accountId, folderId: folderId, db: db) else {
-                return false
+            var linked = Set<Int64>()
+            for message in messages {
+                guard let emailId = try SameMessage.serverCopy(fingerprint: message.fingerprint, messageId: message.messageID,
+                                                               accountId: accountId, folderId: folderId, db: db) else {
+                    continue
+                }
+                _ = try Self.associate(emailId: emailId, folderId: folderId, uid: message.uid, db: db)
+                linked.insert(message.uid)
             }
-            _ = try Self.associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
-            return true
+            return linked
         }
     }
 

@@ -42,17 +42,16 @@ extension FolderSynchronizer {
     func fetchNew(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> BatchOutcome {
         var outcome = BatchOutcome()
         let identities = try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems)
-        var candidates: [Candidate] = []
-        for attributes in identities {
-            guard let identity = ServerIdentity(attributes) else { continue }
-            if try store.linkKnownMessage(fingerprint: identity.fingerprint, messageID: identity.messageID,
-                                          accountId: accountId, folderId: folderId, uid: Int64(identity.uid)) {
-                outcome.linked += 1
-                continue
+        let fetched = identities.compactMap { attributes in
+            ServerIdentity(attributes).map {
+                Candidate(identity: $0, flags: Self.messageFlags(attributes.flags ?? []), arrival: attributes.internalDate ?? Date())
             }
-            candidates.append(Candidate(identity: identity, flags: Self.messageFlags(attributes.flags ?? []),
-                                        arrival: attributes.internalDate ?? Date()))
         }
+        let linked = try store.linkKnownMessages(fetched.map {
+            MailStore.ServerMessage(fingerprint: $0.identity.fingerprint, messageID: $0.identity.messageID, uid: $0.uid)
+        }, accountId: accountId, folderId: folderId)
+        outcome.linked += linked.count
+        let candidates = fetched.filter { !linked.contains($0.uid) }
         // A UID the server did not answer for has vanished meanwhile: nothing to store.
         let small = candidates.filter { $0.size <= rawStoreMaxBytes }
         let large = candidates.filter { $0.size > rawStoreMaxBytes }
