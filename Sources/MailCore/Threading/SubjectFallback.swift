@@ -15,32 +15,33 @@ import Foundation
 enum SubjectFallback {
     static let window: TimeInterval = 30 * 24 * 60 * 60
 
-    static func link(_ messages: [ThreadingInput], in sets: inout DisjointSets) {
-        for bucket in buckets(of: messages) where bucket.contains(where: { $0.isHeaderless }) {
-            link(bucket: bucket, in: &sets)
-        }
-    }
-
     /// One message of a same-subject bucket.
     private struct Entry {
-        var index: Int
+        /// The message's union-find element.
+        var element: Int
         var time: TimeInterval
         var isHeaderless: Bool
     }
 
-    /// Messages grouped by non-empty threading key, each bucket sorted by (date, index).
-    private static func buckets(of messages: [ThreadingInput]) -> [[Entry]] {
-        var byKey: [String: [Entry]] = [:]
-        for (index, message) in messages.enumerated() {
-            let key = SubjectNormalizer.threadingKey(message.subject)
-            guard !key.isEmpty else { continue }
-            let time = message.date.timeIntervalSince1970
-            let entry = Entry(index: index, time: time.isFinite ? time : 0,
-                              isHeaderless: message.hasNoParentHeaders)
-            byKey[key, default: []].append(entry)
+    /// The messages filed by non-empty threading key, one message at a time: only the key
+    /// is kept of each subject.
+    struct Buckets {
+        private var byKey: [String: [Entry]] = [:]
+
+        mutating func add(element: Int, subject: String, date: Date, isHeaderless: Bool) {
+            let key = SubjectNormalizer.threadingKey(subject)
+            guard !key.isEmpty else { return }
+            let time = date.timeIntervalSince1970
+            byKey[key, default: []].append(Entry(element: element, time: time.isFinite ? time : 0,
+                                                 isHeaderless: isHeaderless))
         }
-        return byKey.values.filter { $0.count > 1 }.map { bucket in
-            bucket.sorted { ($0.time, $0.index) < ($1.time, $1.index) }
+
+        /// Links the messages of every bucket that holds a headerless one.
+        func link(in sets: inout DisjointSets) {
+            for bucket in byKey.values where bucket.count > 1 && bucket.contains(where: \.isHeaderless) {
+                SubjectFallback.link(bucket: bucket.sorted { ($0.time, $0.element) < ($1.time, $1.element) },
+                                     in: &sets)
+            }
         }
     }
 
@@ -57,7 +58,7 @@ enum SubjectFallback {
             while high + 1 < bucket.count, bucket[high + 1].time <= entry.time + window { high += 1 }
             var position = max(low, joinedUpTo)
             while position < high {
-                sets.union(bucket[position].index, bucket[position + 1].index)
+                sets.union(bucket[position].element, bucket[position + 1].element)
                 position += 1
             }
             joinedUpTo = max(joinedUpTo, high)

@@ -11,42 +11,14 @@
 /// 2. Subject fallback (step 4): see `SubjectFallback`.
 ///
 /// The result is deterministic: each thread's store ids sorted ascending, threads sorted
-/// by their smallest id. Every input message appears in exactly one thread.
+/// by their smallest id. Every input message appears in exactly one thread. The work is
+/// done by `ThreadGrouping`, which can also take the messages one at a time.
 ///
 ///     ThreadGrouper.group([a, replyToA, unrelated])   // [[a.id, replyToA.id], [unrelated.id]]
 public enum ThreadGrouper {
     public static func group(_ messages: [ThreadingInput]) -> [[Int64]] {
-        var sets = DisjointSets(count: messages.count)
-        linkReferences(of: messages, in: &sets)
-        SubjectFallback.link(messages, in: &sets)
-        return components(of: messages, in: sets)
-    }
-
-    /// Elements `0..<messages.count` are the messages; each distinct Message-ID gets a
-    /// further element, created the first time it is seen.
-    private static func linkReferences(of messages: [ThreadingInput], in sets: inout DisjointSets) {
-        var nodeOfID: [String: Int] = [:]
-        nodeOfID.reserveCapacity(messages.count * 2)
-        func node(for id: String) -> Int {
-            if let existing = nodeOfID[id] { return existing }
-            let created = sets.makeSet()
-            nodeOfID[id] = created
-            return created
-        }
-        for (index, message) in messages.enumerated() {
-            if let own = message.ownID { sets.union(index, node(for: own)) }
-            for parent in message.parentIDs { sets.union(index, node(for: parent)) }
-        }
-    }
-
-    private static func components(of messages: [ThreadingInput], in sets: DisjointSets) -> [[Int64]] {
-        var sets = sets
-        var membersOfRoot: [Int: [Int64]] = [:]
-        for (index, message) in messages.enumerated() {
-            membersOfRoot[sets.find(index), default: []].append(message.id)
-        }
-        return membersOfRoot.values
-            .map { $0.sorted() }
-            .sorted { $0.lexicographicallyPrecedes($1) }
+        var grouping = ThreadGrouping()
+        for message in messages { grouping.add(message) }
+        return grouping.groups()
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import MailCore
+
+/// One rethread's walk over the account's groups, a chunk at a time (`GroupChunking`):
+/// each group keeps the oldest of its messages' threads that no earlier group claimed, or
+/// gets a new thread named after its root, and its messages move there. Groups are
+/// visited in `ThreadGrouper`'s order, so which thread survives and which name a new
+/// thread gets do not depend on the chunk size.
+struct Rethreading {
+    let accountId: Int64
+    /// The account's threads before this rethread: the ones no group claims are deleted.
+    private let threadsBefore: Set<Int64>
+    /// Directory names in use: the account's threads before this rethread (deleted ones
+    /// only at the end) and the ones it created.
+    private var takenNames: Set<String>
+    private var claimed = Set<Int64>()
+    /// Threads created, changed or deleted.
+    private var touched = Set<Int64>()
+
+    init(_ db: Database, accountId: Int64) throws {
+        self.accountId = accountId
+        var ids = Set<Int64>()
+        var names = Set<String>()
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, dirName FROM thread WHERE accountId = ?",
+                                       arguments: [accountId])
+        while let row = try rows.next() {
+            ids.insert(row[0])
+            names.insert(row[1])
+        }
+        threadsBefore = ids
+        takenNames = names
+    }
+
+    /// Reads the chunk's messages and the threads they are in, then settles each group.
+    mutating func apply(_ chunk: ArraySlice<[Int64]>, _ db: Database) throws {
+        let members = try ThreadMember.fetch(db, ids: chunk.flatMap { $0 })
+        let threads = try threadRecords(db, ids: Set(members.values.compactMap(\.threadId)))
+        for group in chunk {
+            try settle(group.compactMap { members[$0] }, threads: threads, db)
+        }
+    }
+
+    /// Deletes the threads no group claimed; returns the threads touched.
+    mutating func finish(_ db: Database) throws -> Set<Int64> {
+        let orphans = threadsBefore.subtracting(claimed)
+        if !orphans.isEmpty {
+            try ThreadRecord.deleteAll(db, keys: orphans)
+            touched.formUnion(orphans)
+        }
+        return touched
+    }
+
+    private func threadRecords(_ db: Database, ids: Set<Int64>) throws -> [Int64: ThreadRecord] {
+        var records: [Int64: ThreadRecord] = [:]
+        for slice in Array(ids).inSQLSlices {
+            for record in try ThreadRecord.filter(keys: slice).filter(Column("accountId") == accountId).fetchAll(db) {
+                records[record.id ?? 0] = record
+            }
+        }
+        return records
+    }
+
+    /// One group: its thread (kept or new) with fresh metadata, and its messages in it.
+    private mutating func settle(_ messages: [ThreadMember], threads: [Int64: ThreadRecord],
+                                 _ db: Database) throws {
+        guard let summary = ThreadMetadata(messages: messages.map(\.summary)),
+              let root = messages.first(where: { $0.id == summary.rootID }) else { return }
+        let threadId: Int64
+        // The oldest thread of the group not taken by another group yet (a filter of the
+        // group's few ids: `Set.subtracting(claimed)` walked all claimed ids, per group,
+        // which made rethreading quadratic in the account's threads).
+        if let keep = messages.compactMap(\.threadId).filter({ !claimed.contains($0) }).min(),
+           var thread = threads[keep] {
+            threadId = keep
+            if summary.apply(to: &thread) {
+                try thread.update(db)
+                touched.insert(threadId)
+            }
+        } else {
+            var thread = summary.newThread(accountId: accountId, rootDate: root.date, takenNames: takenNames)
+            try thread.insert(db)
+            threadId = thread.id ?? 0
+            takenNames.insert(thread.dirName)
+            touched.insert(threadId)
+        }
+        claimed.insert(threadId)
+        let moved = messages.filter { $0.threadId != threadId }.map(\.id)
+        if !moved.isEmpty {
+            try EmailRecord.filter(keys: moved).updateAll(db, Column("threadId").set(to: threadId))
+            touched.insert(threadId)
+            touched.formUnion(messages.compactMap(\.threadId))
+        }
+    }
+}

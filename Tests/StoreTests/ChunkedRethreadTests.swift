@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import Testing
+import MailCore
+@testable import Store
+import TestSupport
+
+/// `rethread` reads the summary columns a chunk of groups at a time (`GroupChunking`);
+/// these tests run the same mailbox history through tiny chunks and through one chunk
+/// and require the same threads, names, summaries, memberships and `touched` sets.
+@Suite("Rethreading in chunks")
+struct ChunkedRethreadTests {
+    static let tiny = GroupChunking(maxGroups: 3, maxMessages: 7)
+    static let whole = GroupChunking(maxGroups: .max, maxMessages: .max)
+
+    @Test("tiny chunks and one chunk give the same threads through merges and deletions")
+    func sameAsOneChunk() throws {
+        let chunked = try History(chunking: Self.tiny)
+        let single = try History(chunking: Self.whole)
+        var corpus = Corpus(seed: 11)
+        for round in 0..<3 {
+            let batch = corpus.next(count: round == 0 ? 400 : 120)
+            let touched = try [chunked, single].map { try $0.ingestAndRethread(batch) }
+            #expect(touched[0] == touched[1], "round \(round)")
+            #expect(try chunked.snapshot() == single.snapshot(), "round \(round)")
+        }
+        let doomed = Array(stride(from: Int64(5), through: 600, by: 7))
+        let touched = try [chunked, single].map { try $0.deleteAndRethread(doomed) }
+        #expect(touched[0] == touched[1] && !touched[0].isEmpty)
+        #expect(try chunked.snapshot() == single.snapshot())
+        #expect(try chunked.snapshot().threads.count > 3 * 7, "spans many chunks")
+    }
+
+    @Test("each thread holds one group of ThreadGrouper with ThreadMetadata's summary")
+    func matchesGrouperAndMetadata() throws {
+        let history = try History(chunking: Self.tiny)
+        var corpus = Corpus(seed: 5)
+        _ = try history.ingestAndRethread(corpus.next(count: 300))
+        let (inputs, summaries) = try history.messages()
+        let snapshot = try history.snapshot()
+        var membersOfThread: [Int64: [Int64]] = [:]
+        for (id, threadId) in snapshot.threadOfEmail { membersOfThread[threadId ?? -1, default: []].append(id) }
+        let groups = membersOfThread.values.map { $0.sorted() }.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(groups == ThreadGrouper.group(inputs))
+        for thread in snapshot.threads {
+            let members = try #require(membersOfThread[thread.id ?? -1]).compactMap { summaries[$0] }
+            let metadata = try #require(ThreadMetadata(messages: members))
+            #expect(thread.subject == metadata.subject && thread.messageCount == metadata.messageCount)
+            #expect(thread.unreadCount == metadata.unreadCount && thread.snippet == metadata.snippet)
+        }
+    }
+}
+
+/// A store and the chunking its rethreads use.
+private final class History {
+    let temp: TemporaryStore
+    let account: Int64
+    let inbox: Int64
+    let chunking: GroupChunking
+    private var uid: Int64 = 0
+
+    init(chunking: GroupChunking) throws {
+        temp = try TemporaryStore()
+        account = try temp.account()
+        inbox = try temp.folder(account, "inbox", type: .inbox)
+        self.chunking = chunking
+    }
+
+    func ingestAndRethread(_ batch: [(raw: [UInt8], seen: Bool)]) throws -> Set<Int64> {
+        let incoming = batch.map { message in
+            uid += 1
+            return temp.incoming(message.raw, folder: inbox, uid: uid, seen: message.seen)
+        }
+        _ = try temp.store.ingest(incoming, accountId: account)
+        return try temp.store.rethread(accountId: account, chunking: chunking)
+    }
+
+    func deleteAndRethread(_ ids: [Int64]) throws -> Set<Int64> {
+        try temp.store.pool.write { db in
+            try db.execute(sql: "DELETE FROM email WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                           arguments: StatementArguments(ids))
+        }
+        return try temp.store.rethread(accountId: account, chunking: chunking)
+    }
+
+    struct Snapshot: Equatable {
+        var threads: [ThreadRecord]
+        var threadOfEmail: [Int64: Int64?]
+    }
+
+    func snapshot() throws -> Snapshot {
+        try temp.store.pool.read { db in
+            let threads = try ThreadRecord.order(Column("id")).fetchAll(db)
+            var threadOfEmail: [Int64: Int64?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, threadId FROM email") {
+                threadOfEmail[row[0]] = .some(row[1])
+            }
+            return Snapshot(threads: threads, threadOfEmail: threadOfEmail)
+        }
+    }
+
+    /// Every message as threading and thread metadata see it.
+    func messages() throws -> ([ThreadingInput], [Int64: ThreadMessageSummary]) {
+        try temp.store.pool.read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM email")
+            let members = try ThreadMember.fetch(db, ids: ids)
+            let inputs = try Row.fetchAll(db, sql: """
+                SELECT id, messageId, inReplyTo, "references", subject, dateSent, dateReceived FROM email
+                """).map { row in
+                ThreadingInput(id: row[0], messageID: row[1],
+                               inReplyTo: (row[2] as String).split(separator: " ").map(String.init),
+                               references: (row[3] as String).split(separator: " ").map(String.init),
+                               subject: row[4], date: (row[5] as Date?) ?? row[6])
+            }
+            return (inputs, members.mapValues(\.summary))
+        }
+    }
+}
+
+/// Seeded mail: new conversations, replies to earlier messages (by In-Reply-To or
+/// References), replies to messages never seen, and headerless messages that join by
+/// subject within 30 days, so groups form, grow and merge across chunks.
+private struct Corpus {
+    private var generator: SeededGenerator
+    private var sent: [(id: String, subject: String, day: Int)] = []
+    private var day = 0
+
+    init(seed: UInt64) { generator = SeededGenerator(state: seed) }
+
+    mutating func next(count: Int) -> [(raw: [UInt8], seen: Bool)] {
+        (0..<count).map { _ in message() }
+    }
+
+    private mutating func message() -> (raw: [UInt8], seen: Bool) {
+        day += Int.random(in: 0...2, using: &generator)
+        let id = "m\(sent.count)@corpus"
+        let from = ["Alice <alice@x.org>", "Bob <bob@x.org>", "carol@x.org", "Dan <DAN@x.org>"]
+            .randomElement(using: &generator)!
+        var subject = "Topic \(Int.random(in: 0..<60, using: &generator))"
+        var inReplyTo: String?
+        var references: [String] = []
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0..<4 where !sent.isEmpty:
+            let parent = sent.randomElement(using: &generator)!
+            subject = "Re: " + parent.subject
+            inReplyTo = parent.id
+            if Bool.random(using: &generator) { references = [parent.id] }
+        case 4:
+            references = ["ghost\(Int.random(in: 0..<20, using: &generator))@elsewhere"]
+        default:
+            break
+        }
+        sent.append((id, subject, day))
+        let date = Date(timeIntervalSince1970: 1_780_000_000 + Double(day) * 86_400)
+        let raw = Fixture.message(id: id, subject: subject, from: from, date: Self.rfc5322(date),
+                                  inReplyTo: inReplyTo, references: references,
+                                  body: "Body of \(id), written on day \(day).\n")
+        return (raw, Bool.random(using: &generator))
+    }
+
+    private static func rfc5322(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        return formatter.string(from: date)
+    }
+}
