@@ -49,8 +49,10 @@ struct MessageIdentityMigrationTests {
         #expect(try store.serverMatch(emailId: 2) == ServerMatch(fingerprint: nil, size: largeSize))
         try store.pool.read { db in
             let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'email'")
-            #expect(Set(indexes).isSuperset(of: ["email_on_accountId", "email_on_threadId", "email_on_thread", "email_unread",
+            // The table rebuilt with its indexes, less the two v5-redundant-indexes drops.
+            #expect(Set(indexes).isSuperset(of: ["email_on_threadId", "email_unread",
                                                   "email_listing", "email_arrival", "email_fingerprint"]))
+            #expect(Set(indexes).isDisjoint(with: ["email_on_thread", "email_on_accountId"]))
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
         }
     }

@@ -16,6 +16,7 @@ enum Schema {
         migrator.registerMigration("v4-message-id-index", migrate: createMessageIdIndex)
         FolderCounts.register(in: &migrator)
         AccountStorage.register(in: &migrator)
+        migrator.registerMigration("v5-redundant-indexes", migrate: dropRedundantIndexes)
         return migrator
     }
 
@@ -232,6 +233,13 @@ enum Schema {
     /// messages that arrived before a date: from this index, not the wide message rows.
     private static func createRetentionIndex(_ db: Database) throws {
         try db.create(index: "email_arrival", on: "email", columns: ["accountId", "dateReceived", "isStarred"])
+    }
+
+    /// Two indexes every stored message paid for and no query needed: `email_on_thread`
+    /// repeats `email_on_threadId`, and every lookup by account alone (including the
+    /// foreign key's on account deletion) can use the other indexes that start with it.
+    private static func dropRedundantIndexes(_ db: Database) throws {
+        try db.execute(sql: "DROP INDEX IF EXISTS email_on_thread; DROP INDEX IF EXISTS email_on_accountId")
     }
 
     /// `id:` searches, and the journal's and the sync's lookups by Message-ID, now that
