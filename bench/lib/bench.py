@@ -102,7 +102,9 @@ def method_notes(setup: Setup) -> list:
         "The Maildir side is the generated Maildir++ tree on the same local disk the mailfs store is on.",
         f"Warm numbers are the median of {setup.runs} runs, mailfs and Maildir alternating.",
         "Import: `cp -a` of the Maildir is the plain way to have the mail; each import starts with the page "
-        "cache dropped and includes a `sync` afterwards. The store is created fresh each run.",
+        "cache dropped and includes a `sync` afterwards. The store is created fresh each run. "
+        f"{step_import.ROUNDS} rounds of `cp -a` then `mailfs import`; the medians are shown (the rounds are in "
+        "the observations).",
         "Mount start-up: `mailfs mount` exec until `.status` reads through the mount point (polled every ms).",
         "ls compares the mailfs folder `Big` with the Maildir's `.Big/cur`; find walks the whole account "
         "(mailfs also has threads/, attachments/, archive/) against the whole Maildir++ tree; grep -r "
