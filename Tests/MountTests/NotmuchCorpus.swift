@@ -80,7 +80,7 @@ struct NotmuchCorpus {
         var header = [
             "From: \(sender.0) <\(sender.1)>", "To: \(recipient.0) <\(recipient.1)>",
             "Message-ID: <corpus-\(index)@corpus.example>",
-            "Date: \(rfc5322(date(now: now, calendar: calendar, using: &generator)))",
+            "Date: \(MessageDate.rfc5322(date(now: now, calendar: calendar, using: &generator)))",
         ]
         let subject = parent.map { "Re: " + ($0.subject) } ?? "\(topics.randomElement(using: &generator) ?? "Note") number \(index)"
         header.append("Subject: \(subject)")
@@ -133,14 +133,6 @@ struct NotmuchCorpus {
         guard days > 0 else { return midnight.addingTimeInterval(now.timeIntervalSince(midnight) / 2) }
         let day = calendar.date(byAdding: .day, value: -days, to: midnight) ?? midnight
         return day.addingTimeInterval(12 * 3600)
-    }
-
-    private static func rfc5322(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss +0000"
-        return formatter.string(from: date)
     }
 }
 

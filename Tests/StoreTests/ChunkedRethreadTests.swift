@@ -152,17 +152,9 @@ private struct Corpus {
         }
         sent.append((id, subject, day))
         let date = Date(timeIntervalSince1970: 1_780_000_000 + Double(day) * 86_400)
-        let raw = Fixture.message(id: id, subject: subject, from: from, date: Self.rfc5322(date),
+        let raw = Fixture.message(id: id, subject: subject, from: from, date: MessageDate.rfc5322(date),
                                   inReplyTo: inReplyTo, references: references,
                                   body: "Body of \(id), written on day \(day).\n")
         return (raw, Bool.random(using: &generator))
-    }
-
-    private static func rfc5322(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        return formatter.string(from: date)
     }
 }
