@@ -28,9 +28,8 @@ extension MailStore {
             let ids = try Int64.fetchAll(db, sql: "SELECT e.id FROM email e WHERE \(Self.outsideWindow)",
                                          arguments: [accountId, cutoff])
             var files: [String] = []
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            for chunk in ids.inSQLSlices {
+                let marks = databaseQuestionMarks(count: chunk.count)
                 let arguments = StatementArguments(chunk)
                 files += try String.fetchAll(db, sql: "SELECT fileName FROM cachedContent WHERE emailId IN (\(marks))",
                                              arguments: arguments)

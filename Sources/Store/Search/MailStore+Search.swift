@@ -35,8 +35,7 @@ extension MailStore {
     public func searchDetails(emailIds: [Int64]) throws -> [Int64: SearchDetails] {
         var details: [Int64: SearchDetails] = [:]
         // SQLite's bound-variable limit: ask in slices.
-        for start in stride(from: 0, to: emailIds.count, by: 500) {
-            let slice = Array(emailIds[start..<min(start + 500, emailIds.count)])
+        for slice in emailIds.inSQLSlices {
             let marks = databaseQuestionMarks(count: slice.count)
             try pool.read { db in
                 for row in try Row.fetchAll(db, sql: """

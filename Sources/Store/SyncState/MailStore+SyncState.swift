@@ -131,9 +131,8 @@ extension MailStore {
     public func removeFromFolder(folderId: Int64, uids: [Int64]) throws -> Int {
         try pool.write { db in
             var removed = 0
-            for chunk in stride(from: 0, to: uids.count, by: 500) {
-                let slice = Array(uids[chunk..<min(chunk + 500, uids.count)])
-                let marks = slice.map { _ in "?" }.joined(separator: ",")
+            for slice in uids.inSQLSlices {
+                let marks = databaseQuestionMarks(count: slice.count)
                 try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID IN (\(marks))",
                                arguments: StatementArguments([folderId] + slice))
                 removed += db.changesCount
