@@ -1,4 +1,5 @@
 import Foundation
+import MailCore
 import Synchronization
 
 /// The last `capacity` sync events of an account, in memory only (FR-SYNC-18: `.log`
@@ -41,29 +42,11 @@ public final class EventLog: Sendable {
 
 /// ISO 8601 UTC timestamps as `.status` and `.log` print them.
 public enum ISO8601 {
-    /// `2026-11-21T23:20:00Z`. Built with gmtime_r and digits by hand: `.log` renders one
-    /// per event on every read, and both a formatter made per call and `String(format:)`
-    /// (Foundation's printf) were most of the mount's CPU while a script polled `.log`.
+    /// `2026-11-21T23:20:00Z`. Plain arithmetic (`UTCStamp`, as file names use): `.log`
+    /// renders one per event on every read, and both a formatter made per call and
+    /// `String(format:)` (Foundation's printf) were most of the mount's CPU while a script
+    /// polled `.log`.
     public static func format(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        var text = [UInt8]()
-        text.reserveCapacity(20)
-        append(Int(parts.tm_year) + 1900, width: 4, to: &text, then: "-")
-        append(Int(parts.tm_mon) + 1, width: 2, to: &text, then: "-")
-        append(Int(parts.tm_mday), width: 2, to: &text, then: "T")
-        append(Int(parts.tm_hour), width: 2, to: &text, then: ":")
-        append(Int(parts.tm_min), width: 2, to: &text, then: ":")
-        append(Int(parts.tm_sec), width: 2, to: &text, then: "Z")
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// `value` in decimal, zero-padded to `width` digits (more if it needs them), then `separator`.
-    private static func append(_ value: Int, width: Int, to text: inout [UInt8], then separator: Unicode.Scalar) {
-        let digits = Array(String(value).utf8)
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
-        text.append(contentsOf: digits)
-        text.append(UInt8(ascii: separator))
+        UTCStamp(date).iso8601
     }
 }
