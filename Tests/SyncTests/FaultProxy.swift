@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 
 /// `.ci/servers/faultproxy.py` between the sync engine and the test Dovecot: the first
-/// connection meets `fault` once the server has sent `afterBytes` to the client, later ones
-/// pass through. TLS goes through it as bytes, so the client still verifies the real server.
+/// `faultyConnections` meet `fault` once the server has sent `afterBytes` to the client,
+/// later ones pass through. TLS goes through it as bytes, so the client still verifies the real server.
 final class FaultProxy: Sendable {
     enum Fault: String, Sendable {
         /// The client gets the bytes, then an orderly close (FIN).
@@ -27,12 +27,13 @@ final class FaultProxy: Sendable {
     private let eventsFile: URL
 
     /// Starts the proxy in front of `targetPort` and waits (at most 10 s) until it listens.
-    init(to targetPort: Int, fault: Fault, afterBytes: Int, in directory: URL) async throws {
+    init(to targetPort: Int, fault: Fault, afterBytes: Int, faultyConnections: Int = 1, in directory: URL) async throws {
         let portFile = directory.appendingPathComponent("faultproxy-\(UUID().uuidString).port")
         eventsFile = URL(fileURLWithPath: portFile.path + ".events")
         let script = URL(fileURLWithPath: try TestServers.env("SEED")).deletingLastPathComponent()
             .appendingPathComponent("faultproxy.py").path
-        process = try ChildProcess("/usr/bin/python3", [script, portFile.path, "\(targetPort)", fault.rawValue, "\(afterBytes)"],
+        process = try ChildProcess("/usr/bin/python3", [script, portFile.path, "\(targetPort)", fault.rawValue, "\(afterBytes)",
+                                                           "\(faultyConnections)"],
                                    captureOutput: false)
         var port: Int?
         let process = process

@@ -6,9 +6,11 @@ import TestSupport
 import Testing
 
 /// The IMAP connection broken under an initial sync by a proxy on 127.0.0.1 (cut, reset,
-/// stalled), at known points of the server's byte stream: the sync ends with a clear error
-/// (never a hang or a crash), and the next sync through a healthy path stores every message
-/// once. Only these tests use dave's account, so the byte offsets below are where they say.
+/// stalled), at known points of the server's byte stream. A folder whose connection breaks
+/// is synced again at once on a fresh connection; when that one breaks too, the sync ends
+/// with a clear error (never a hang or a crash), and the next sync through a healthy path
+/// stores every message once. Only these tests use dave's account, so the byte offsets
+/// below are where they say.
 @Suite("Sync faults on the wire: cut, reset and stalled connections", .serialized)
 struct ProxyFaultSyncTests {
     /// 200 small messages (the first batch: its identity FETCH answer alone is about 35 KB,
@@ -21,20 +23,28 @@ struct ProxyFaultSyncTests {
         var fault: FaultProxy.Fault
         var afterBytes: Int
         var place: String
+        /// Connections that meet the fault: the first alone, or also the fresh one the
+        /// folder is retried on.
+        var faultyConnections = 2
         /// A fault before the greeting is a failed connection attempt, which the connector
-        /// retries at once (the retry gets a healthy connection): that same sync completes.
+        /// retries at once; a fault under a folder on the first connection only is healed by
+        /// the folder's retry on a fresh one: either way that same sync completes.
         var retriedAtOnce = false
         /// Messages stored by the faulty sync: the batches before the fault are checkpoints.
         var storedBeforeFault = 0
 
-        var testDescription: String { "\(fault) \(place) (after \(afterBytes) bytes)" }
+        var testDescription: String {
+            "\(fault) \(place) (after \(afterBytes) bytes)" + (faultyConnections == 1 ? ", first connection only" : "")
+        }
     }
 
     static let cases = [
-        Case(fault: .cut, afterBytes: 1_000, place: "in the TLS handshake", retriedAtOnce: true,
+        Case(fault: .cut, afterBytes: 1_000, place: "in the TLS handshake", faultyConnections: 1, retriedAtOnce: true,
              storedBeforeFault: messageCount),
-        Case(fault: .stall, afterBytes: 0, place: "before the TLS handshake", retriedAtOnce: true,
+        Case(fault: .stall, afterBytes: 0, place: "before the TLS handshake", faultyConnections: 1, retriedAtOnce: true,
              storedBeforeFault: messageCount),
+        Case(fault: .reset, afterBytes: 2_000_000, place: "mid-literal of the second batch's bodies", faultyConnections: 1,
+             retriedAtOnce: true, storedBeforeFault: messageCount),
         Case(fault: .cut, afterBytes: 20_000, place: "mid-FETCH of the first batch's identities"),
         Case(fault: .cut, afterBytes: 2_000_000, place: "mid-literal of the second batch's bodies",
              storedBeforeFault: smallCount),
@@ -64,8 +74,8 @@ struct ProxyFaultSyncTests {
             let folder = "Proxy-\(UUID().uuidString.prefix(8))"
             let subjects = try await Self.seedFolder(folder, in: work)
             let imapsPort = try #require(Int(try TestServers.env("IMAPS_PORT")))
-            let proxy = try await FaultProxy(to: imapsPort, fault: fault.fault,
-                                             afterBytes: fault.afterBytes, in: work)
+            let proxy = try await FaultProxy(to: imapsPort, fault: fault.fault, afterBytes: fault.afterBytes,
+                                             faultyConnections: fault.faultyConnections, in: work)
             try await runThenCleanUp({
                 let toml = try TestServers.accountTOML(name: "dave", user: "dave")
                     .replacingOccurrences(of: "port = \(imapsPort)", with: "port = \(proxy.port)")
@@ -73,8 +83,10 @@ struct ProxyFaultSyncTests {
 
                 #expect(try await Self.finishes(within: 120) { await harness.sync("dave") },
                         "the faulty sync hangs: \(harness.state("dave"))")
-                let faulted = proxy.events.first { $0.connection == 0 && $0.kind == fault.fault.rawValue }
-                #expect(faulted?.serverBytes == fault.afterBytes, "the fault happened: \(proxy.events)")
+                for connection in 0..<fault.faultyConnections where !fault.retriedAtOnce || connection == 0 {
+                    let faulted = proxy.events.first { $0.connection == connection && $0.kind == fault.fault.rawValue }
+                    #expect(faulted?.serverBytes == fault.afterBytes, "the fault happened on \(connection): \(proxy.events)")
+                }
                 let state = harness.state("dave")
                 let partial = try Self.stored(harness, folder).count
                 #expect(partial == fault.storedBeforeFault, "what the faulty sync kept (batches before the fault)")

@@ -4,17 +4,27 @@ import MailCore
 import Store
 
 extension AccountSynchronizer {
-    /// Folder discovery then every selectable folder, INBOX first. Returns the folders
-    /// that failed ("path: reason"); a connection-level failure ends the cycle.
-    func syncFolders(over connection: IMAPConnection, accountId: Int64) async throws -> [String] {
+    /// Folder discovery then every selectable folder, INBOX first, each folder on a
+    /// connection of the pool. A connection that dies under a folder costs that folder one
+    /// retry on a fresh connection (the pool's rule), not the cycle: Dovecot drops every
+    /// session that has a mailbox selected when another client deletes it or resets its
+    /// UIDVALIDITY, and the folders after it are not at fault. Returns the folders that
+    /// failed ("path: reason"); a connection-level failure on the fresh connection too, or
+    /// no connection at all, ends the cycle.
+    func syncFolders(accountId: Int64) async throws -> [String] {
         activity.record(.listingFolders)
-        let folders = try await discoverFolders(over: connection, accountId: accountId)
+        let folders = try await pool.withConnection(open: openConnection) { connection in
+            try await self.discoverFolders(over: connection, accountId: accountId)
+        }
         var failures: [String] = []
+        let gate = mailboxGate
         for (index, folder) in folders.enumerated() {
             activity.record(.folderStarted(index: index, of: folders.count))
             do {
                 let synchronizer = synchronizer(accountId: accountId, index: index, total: folders.count)
-                let result = try await mailboxGate.withPermit { try await synchronizer.sync(folder, over: connection) }
+                let result = try await pool.withConnection(open: openConnection) { connection in
+                    try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
+                }
                 if result.changedMessages {
                     activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
                                         + "\(result.removed) removed, \(result.flagChanges) flag changes")

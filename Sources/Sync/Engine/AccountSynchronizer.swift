@@ -55,9 +55,7 @@ public actor AccountSynchronizer {
         activity.log.record("sync started")
         do {
             let accountId = try resolveAccountId()
-            let failures = try await pool.withConnection(open: openConnection) { connection in
-                try await self.syncFolders(over: connection, accountId: accountId)
-            }
+            let failures = try await syncFolders(accountId: accountId)
             if account.provider != .gmail { try store.purgeUnfiled(accountId: accountId) }
             try applyRetention(accountId: accountId)
             try store.markSynced(accountId: accountId)
