@@ -122,7 +122,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Sync", "IMAP", "Transport", "Store", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport"]
+            dependencies: ["Sync", "IMAP", "Transport", "Store", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity", "Import"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity", "Store"]),

@@ -17,6 +17,7 @@ enum Schema {
         FolderCounts.register(in: &migrator)
         AccountStorage.register(in: &migrator)
         migrator.registerMigration("v5-redundant-indexes", migrate: dropRedundantIndexes)
+        migrator.registerMigration("v6-folder-settled", migrate: addSettledState)
         return migrator
     }
 
@@ -238,6 +239,18 @@ enum Schema {
     /// Two indexes every stored message paid for and no query needed: `email_on_thread`
     /// repeats `email_on_threadId`, and every lookup by account alone (including the
     /// foreign key's on account deletion) can use the other indexes that start with it.
+    /// What a folder's last complete sync saw: the server's message count (EXISTS), the
+    /// start of the sync window it asked for, and the folder's own count of messages then.
+    /// NULL until a sync of the folder completes, and again after one that did not
+    /// (`MailStore.saveCheckpoint`).
+    private static func addSettledState(_ db: Database) throws {
+        try db.alter(table: "folder") { t in
+            t.add(column: "settledMessages", .integer)
+            t.add(column: "settledSince", .datetime)
+            t.add(column: "settledLinks", .integer)
+        }
+    }
+
     private static func dropRedundantIndexes(_ db: Database) throws {
         try db.execute(sql: "DROP INDEX IF EXISTS email_on_thread; DROP INDEX IF EXISTS email_on_accountId")
     }

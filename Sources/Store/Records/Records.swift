@@ -32,6 +32,12 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var lastSyncedUID: Int64
     public var highestModSeq: Int64?
     public var lastSyncDate: Date?
+    /// The server's message count, the sync window's start and the folder's own count of
+    /// messages at the last sync of the folder that completed (nil until one has, and after
+    /// one that did not).
+    public var settledMessages: Int?
+    public var settledSince: Date?
+    public var settledLinks: Int?
     /// A local folder operation not yet applied on the server: "creating", "renaming" or
     /// "deleting". The sync engine leaves such folders alone.
     public var localState: String?

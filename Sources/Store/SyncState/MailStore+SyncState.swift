@@ -21,14 +21,39 @@ extension MailStore {
         }
     }
 
-    public func saveCheckpoint(folderId: Int64, _ checkpoint: FolderCheckpoint, completed: Bool) throws {
+    /// What a completed sync saw of the folder (`FolderRecord.settledMessages`, `settledSince`).
+    public struct SettledFolder: Sendable, Equatable {
+        public var serverMessages: Int
+        public var windowStart: Date
+
+        public init(serverMessages: Int, windowStart: Date) {
+            self.serverMessages = serverMessages
+            self.windowStart = windowStart
+        }
+    }
+
+    /// Saves a checkpoint. `settled` is given when the folder's sync completed, which also
+    /// dates it and records the folder's own message count; a checkpoint without it (a
+    /// batch, a sync with failures) clears the settled state, so the next sync looks at the
+    /// whole folder again.
+    public func saveCheckpoint(folderId: Int64, _ checkpoint: FolderCheckpoint, settled: SettledFolder?) throws {
         try pool.write { db in
             try db.execute(sql: """
                 UPDATE folder SET uidValidity = ?, uidNext = ?, highestModSeq = ?, lastSyncedUID = ?,
+                    settledMessages = ?, settledSince = ?,
+                    settledLinks = CASE WHEN ? THEN (SELECT messages FROM folderCount WHERE folderId = folder.id) END,
                     lastSyncDate = CASE WHEN ? THEN ? ELSE lastSyncDate END
                 WHERE id = ?
                 """, arguments: [checkpoint.uidValidity, checkpoint.uidNext, checkpoint.highestModSeq,
-                                 checkpoint.lastSyncedUID, completed, Date(), folderId])
+                                 checkpoint.lastSyncedUID, settled?.serverMessages, settled?.windowStart,
+                                 settled != nil, settled != nil, Date(), folderId])
+        }
+    }
+
+    /// The folder's messages as its listing counts them (`FolderCounts`).
+    public func listedCount(folderId: Int64) throws -> Int? {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT messages FROM folderCount WHERE folderId = ?", arguments: [folderId])
         }
     }
 
@@ -42,7 +67,8 @@ extension MailStore {
             try db.execute(sql: "UPDATE emailFolder SET imapUID = -imapUID - 1 WHERE folderId = ? AND imapUID > 0",
                            arguments: [folderId])
             try db.execute(sql: """
-                UPDATE folder SET uidValidity = ?, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0
+                UPDATE folder SET uidValidity = ?, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0,
+                    settledMessages = NULL, settledSince = NULL, settledLinks = NULL
                 WHERE id = ?
                 """, arguments: [newUIDValidity, folderId])
         }
@@ -206,7 +232,8 @@ extension MailStore {
     public func resetSyncState(accountName: String) throws {
         try pool.write { db in
             try db.execute(sql: """
-                UPDATE folder SET uidValidity = NULL, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0
+                UPDATE folder SET uidValidity = NULL, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0,
+                    settledMessages = NULL, settledSince = NULL, settledLinks = NULL
                 WHERE accountId = (SELECT id FROM account WHERE name = ?)
                 """, arguments: [accountName])
         }

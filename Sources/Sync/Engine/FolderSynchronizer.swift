@@ -8,7 +8,8 @@ import Store
 /// Syncs one folder over one connection (FR-SYNC-01/02): UIDVALIDITY check, deletions by
 /// UID set difference against `UID SEARCH ALL` (never against a SINCE result), flag
 /// changes (CHANGEDSINCE when CONDSTORE is offered, else a FLAGS compare), then new
-/// messages of the sync window in batches, each batch a checkpoint.
+/// messages of the sync window in batches, each batch a checkpoint. A folder unchanged since
+/// its last complete sync (`isUnchanged`) stops after EXAMINE.
 struct FolderSynchronizer {
     let store: MailStore
     let accountId: Int64
@@ -28,6 +29,8 @@ struct FolderSynchronizer {
         var removed = 0
         var flagChanges = 0
         var failed = 0
+        /// Nothing changed since the folder's last complete sync: EXAMINE was all it took.
+        var unchanged = false
 
         /// Whether threads may need recomputing (new, moved or removed messages, or flags
         /// that change unread counts).
@@ -37,6 +40,13 @@ struct FolderSynchronizer {
     func sync(_ folder: FolderRecord, over connection: IMAPConnection) async throws -> Result {
         guard let folderId = folder.id else { return Result() }
         let mailbox = try await connection.examine(folder.imapPath)
+        let windowStart = Self.windowStart(daysBack: windowDays + 1)
+        if Self.isUnchanged(folder, mailbox, windowStart: windowStart, listed: try store.listedCount(folderId: folderId)) {
+            try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
+                uidValidity: folder.uidValidity ?? 0, uidNext: folder.uidNext, highestModSeq: folder.highestModSeq,
+                lastSyncedUID: folder.lastSyncedUID), settled: Self.settled(mailbox, windowStart: windowStart))
+            return Result(unchanged: true)
+        }
         let uidValidity = Int64(mailbox.uidValidity ?? 0)
         var lastSyncedUID = folder.lastSyncedUID
         var checkpointModSeq = folder.highestModSeq
@@ -57,7 +67,7 @@ struct FolderSynchronizer {
         }
         result.flagChanges = try await syncFlags(folderId: folderId, known: known.filter { serverUIDs.contains($0.key) },
                                                  modSeq: checkpointModSeq, connection: connection)
-        let inWindow = try await connection.uidSearch(.since(Self.windowStart(daysBack: windowDays + 1)))
+        let inWindow = try await connection.uidSearch(.since(windowStart))
         let missing = inWindow.map(Int64.init).filter { known[$0] == nil }.sorted()
         var fetched = 0
         progress(0, missing.count)
@@ -66,7 +76,7 @@ struct FolderSynchronizer {
             lastSyncedUID = max(lastSyncedUID, batch.last ?? 0)
             try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
                 uidValidity: uidValidity, uidNext: mailbox.uidNext.map(Int64.init),
-                highestModSeq: checkpointModSeq, lastSyncedUID: lastSyncedUID), completed: false)
+                highestModSeq: checkpointModSeq, lastSyncedUID: lastSyncedUID), settled: nil)
             progress(fetched, missing.count)
         }
         if reset { try store.dropStaleAssociations(folderId: folderId) }
@@ -74,8 +84,27 @@ struct FolderSynchronizer {
         try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
             uidValidity: uidValidity, uidNext: mailbox.uidNext.map(Int64.init),
             highestModSeq: mailbox.highestModSeq.map { Int64(clamping: $0) },
-            lastSyncedUID: lastSyncedUID), completed: result.failed == 0)
+            lastSyncedUID: lastSyncedUID), settled: result.failed == 0 ? Self.settled(mailbox, windowStart: windowStart) : nil)
         return result
+    }
+
+    /// Whether the folder is as its last complete sync left it, on the server (same
+    /// UIDVALIDITY and UIDNEXT: nothing added; as many messages: nothing removed; same
+    /// HIGHESTMODSEQ: no flag changed; a window that did not widen) and here (as many
+    /// messages listed). Then EXAMINE was all the sync needed to ask (docs/SYNC-RULES.md,
+    /// "A folder with nothing new"). Without CONDSTORE flags could have changed unseen: no.
+    static func isUnchanged(_ folder: FolderRecord, _ mailbox: SelectedMailbox, windowStart: Date, listed: Int?) -> Bool {
+        guard let settledMessages = folder.settledMessages, let since = folder.settledSince,
+              let links = folder.settledLinks, let validity = mailbox.uidValidity, let uidNext = mailbox.uidNext,
+              let modSeq = mailbox.highestModSeq
+        else { return false }
+        return folder.uidValidity == Int64(validity) && folder.uidNext == Int64(uidNext)
+            && folder.highestModSeq == Int64(clamping: modSeq) && settledMessages == mailbox.exists
+            && windowStart >= since && listed == links
+    }
+
+    private static func settled(_ mailbox: SelectedMailbox, windowStart: Date) -> MailStore.SettledFolder {
+        MailStore.SettledFolder(serverMessages: mailbox.exists, windowStart: windowStart)
     }
 
     /// Server flags win (FR-SYNC-05). With CONDSTORE only what changed since the stored
