@@ -5,7 +5,7 @@ import Testing
 
 /// AUTH as the server sees it: LOGIN's prompts, XOAUTH2 and its failure challenge, and
 /// a server with nothing usable.
-@Suite("SMTP authentication transcripts", .timeLimit(.minutes(1)))
+@Suite("SMTP authentication transcripts", .timeLimit(.minutes(5)))
 struct AuthenticationTranscriptTests {
     @Test("AUTH LOGIN answers the user and password prompts when PLAIN is not offered")
     func login() async throws {

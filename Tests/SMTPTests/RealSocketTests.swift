@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The connection over real sockets on 127.0.0.1, with no mail server: refused, silent.
-@Suite("SMTP over real sockets", .timeLimit(.minutes(1)))
+@Suite("SMTP over real sockets", .timeLimit(.minutes(5)))
 struct RealSocketTests {
     @Test("a refused connection is a transient connect failure")
     func refused() async throws {
@@ -28,7 +28,6 @@ struct RealSocketTests {
             .bind(host: "127.0.0.1", port: 0).get()
         defer { listener.close(promise: nil) }
         let port = try #require(listener.localAddress?.port)
-        let started = ContinuousClock.now
         let result = await Result(awaiting: { () async throws(SMTPError) -> SMTPDeliveryReport in
             try await SMTPClient.send(.sample, to: SMTPEndpoint(host: "127.0.0.1", port: port, security: security),
                                       credential: .sample, timeouts: SMTPTimeouts(connect: .milliseconds(300)), logger: .quiet)
@@ -37,11 +36,10 @@ struct RealSocketTests {
             Issue.record("got \(result)")
             return
         }
+        // The error names the timeout that ended the wait: the 300 ms one, not the 120 s of
+        // a command. No bound on wall time here (a paused VM stretched one past 30 s); a
+        // hang is the suite's time limit.
         #expect(error == .timedOut(.milliseconds(300)))
-        // Far below the 120 s command timeout that would apply if the 300 ms one were
-        // ignored; loose because loading the system CA bundle takes seconds on a loaded
-        // 2-core machine running the other suites at the same time.
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("cancelling the task closes the connection and ends the wait")

@@ -5,7 +5,7 @@ import Transport
 
 @testable import SMTP
 
-@Suite("SMTP STARTTLS", .timeLimit(.minutes(1)))
+@Suite("SMTP STARTTLS", .timeLimit(.minutes(5)))
 struct StartTLSTests {
     private func starting(logger: LogCapture = LogCapture()) async throws
         -> (ScriptedSMTPServer, Task<SMTPDeliveryReport, any Error>) {

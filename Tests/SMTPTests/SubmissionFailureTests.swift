@@ -5,7 +5,7 @@ import Testing
 @testable import SMTP
 
 /// Refusals, garbage, hang-ups and silence at every step of a submission.
-@Suite("SMTP submission failures", .timeLimit(.minutes(1)))
+@Suite("SMTP submission failures", .timeLimit(.minutes(5)))
 struct SubmissionFailureTests {
     /// The steps of a submission without PIPELINING, each with the transcript that leads
     /// the client to wait for its reply.

@@ -4,7 +4,7 @@ import Testing
 @testable import SMTP
 
 /// The MAIL FROM parameters and the checks made before it: SIZE, 8BITMIME, SMTPUTF8.
-@Suite("SMTP MAIL FROM parameters", .timeLimit(.minutes(1)))
+@Suite("SMTP MAIL FROM parameters", .timeLimit(.minutes(5)))
 struct SubmissionOptionsTests {
     /// The MAIL FROM line the client sends for `submission` to a server offering `capabilities`.
     private func mailFrom(_ submission: SMTPSubmission, capabilities: [String]) async throws -> String {

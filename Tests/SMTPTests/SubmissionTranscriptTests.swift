@@ -3,7 +3,7 @@ import Testing
 @testable import SMTP
 
 /// Whole submissions against a scripted server: what the client sends, reply by reply.
-@Suite("SMTP submission transcripts", .timeLimit(.minutes(1)))
+@Suite("SMTP submission transcripts", .timeLimit(.minutes(5)))
 struct SubmissionTranscriptTests {
     static let plainAuth = "C: AUTH PLAIN \(SASLResponse.plain(user: "alice", password: "pw-secret"))"
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("Authentication", .timeLimit(.minutes(1)))
+@Suite("Authentication", .timeLimit(.minutes(5)))
 struct AuthenticationTests {
     @Test("LOGIN quotes the password and escapes quotes and backslashes")
     func loginQuoted() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("Greeting", .timeLimit(.minutes(1)))
+@Suite("Greeting", .timeLimit(.minutes(5)))
 struct GreetingTests {
     /// Starts a client on a fresh scripted server and returns both, without a greeting.
     private func starting(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("IDLE", .timeLimit(.minutes(1)))
+@Suite("IDLE", .timeLimit(.minutes(5)))
 struct IdleTests {
     static let greeting = "* OK [CAPABILITY IMAP4rev1 IDLE] ready"
 

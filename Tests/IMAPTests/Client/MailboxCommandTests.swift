@@ -2,7 +2,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("Mailbox commands", .timeLimit(.minutes(1)))
+@Suite("Mailbox commands", .timeLimit(.minutes(5)))
 struct MailboxCommandTests {
     @Test("SELECT with CONDSTORE reports every field of the mailbox")
     func selectWithCondStore() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("Message commands", .timeLimit(.minutes(1)))
+@Suite("Message commands", .timeLimit(.minutes(5)))
 struct MessageCommandTests {
     @Test("UID FETCH returns only the requested UIDs; other FETCHes become events")
     func fetchFiltersUnsolicited() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("Session errors and timeouts", .timeLimit(.minutes(1)))
+@Suite("Session errors and timeouts", .timeLimit(.minutes(5)))
 struct SessionErrorTests {
     @Test("BYE in the middle of a command fails it with the server's text and closes")
     func byeMidCommand() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import IMAP
 
-@Suite("STARTTLS", .timeLimit(.minutes(1)))
+@Suite("STARTTLS", .timeLimit(.minutes(5)))
 struct StartTLSTests {
     private func starting(logger: LogCapture = LogCapture()) async throws -> (ScriptedServer, Task<IMAPConnection, any Error>) {
         let upgrade = TLSSetup(context: try TLSOptions().makeContext(), serverHostname: "imap.example.com")

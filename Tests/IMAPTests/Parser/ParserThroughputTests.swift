@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import IMAP
 
@@ -30,8 +31,7 @@ struct ParserThroughputTests {
         var parser = ResponseParser()
         var uids: [UInt32] = []
         var headerBytes = 0
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure {
+        let elapsed = try ThreadCPUClock.measure {
             var offset = 0
             while offset < stream.count {
                 let next = min(stream.count, offset + 65_536)
