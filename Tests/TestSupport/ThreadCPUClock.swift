@@ -4,7 +4,7 @@ import Glibc
 
 /// The CPU time the calling thread spends in synchronous work: what the tests that guard
 /// against quadratic work bound. Wall time is stretched by whatever else runs: the other
-/// suites on two cores, and once a pause of the whole VM (31 s in which neither the tests
+/// suites on two cores, and once a stall of the whole machine (31 s in which neither the tests
 /// nor Dovecot logged anything), which no bound on wall time survives.
 public enum ThreadCPUClock {
     public static func measure(_ work: () throws -> Void) rethrows -> Duration {

@@ -37,7 +37,7 @@ struct RealSocketTests {
             try await connectPlain(port: server.port, timeouts: IMAPTimeouts(connect: .milliseconds(300)))
         }
         // The error names the timeout that ended the wait: the 300 ms one, not the 120 s of
-        // a command. No bound on wall time here (a paused VM stretched one past 30 s); a
+        // a command. No bound on wall time here (a stall of the whole machine stretched one past 30 s); a
         // hang is the suite's time limit.
         #expect(result.imapError == .timedOut(.milliseconds(300)))
     }
