@@ -236,9 +236,6 @@ enum Schema {
         try db.create(index: "email_arrival", on: "email", columns: ["accountId", "dateReceived", "isStarred"])
     }
 
-    /// Two indexes every stored message paid for and no query needed: `email_on_thread`
-    /// repeats `email_on_threadId`, and every lookup by account alone (including the
-    /// foreign key's on account deletion) can use the other indexes that start with it.
     /// What a folder's last complete sync saw: the server's message count (EXISTS), the
     /// start of the sync window it asked for, and the folder's own count of messages then.
     /// NULL until a sync of the folder completes, and again after one that did not
@@ -251,6 +248,9 @@ enum Schema {
         }
     }
 
+    /// Two indexes every stored message paid for and no query needed: `email_on_thread`
+    /// repeats `email_on_threadId`, and every lookup by account alone (including the
+    /// foreign key's on account deletion) can use the other indexes that start with it.
     private static func dropRedundantIndexes(_ db: Database) throws {
         try db.execute(sql: "DROP INDEX IF EXISTS email_on_thread; DROP INDEX IF EXISTS email_on_accountId")
     }
