@@ -15,6 +15,23 @@ struct MessageFingerprintTests {
         #expect(SHA256.hex(of: Array(input.utf8)) == digest)
     }
 
+    @Test("lengths on every side of a block and of its padding give Python's hashlib digests",
+          arguments: [
+              (55, "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b"),
+              (63, "81c80242132f230c3bd41b3e63bbcff16107339549214a99614ff26664625055"),
+              (65, "aacca6ff74fdbb296d165a45cecfa04e5127bc008770fbbdd48006f2d2fae95e"),
+              (119, "9ce7368e4daf32341631b492e80359dc9f594b48453cd0dd5bf0b19279cc177e"),
+              (120, "7836b787757e95e58b3ca5aec90b1b004e8deba1e50e9675af9cabf1a13a04b5"),
+              (128, "d2742f1f4ac6bb7ca2b239ee18402ba8b3f9f8e652d2a72973c2b9ba11c08cf6"),
+              (1000, "1e9bc38cbf860b9ec31918b065f9b52476c549a782e0e7990bed8ce3868d2371"),
+          ])
+    func blockBoundaries(length: Int, digest: String) {
+        let bytes = (0..<length).map { UInt8(($0 * 7 + 3) % 256) }
+        #expect(SHA256.hex(of: bytes) == digest)
+        #expect(SHA256.hex(of: bytes[...]) == digest, "a slice")
+        #expect(SHA256.hex(of: bytes.lazy.map { $0 }) == digest, "a sequence without contiguous storage")
+    }
+
     @Test("a million a's hash as FIPS 180-4 says")
     func longInput() {
         #expect(SHA256.hex(of: [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
