@@ -33,7 +33,10 @@ struct PreparedMessage: Sendable {
         }
         fingerprint = incoming.fingerprint ?? Self.fingerprint(of: incoming.content)
         let body = parsed.bodyPlain ?? parsed.bodyHTML.map { HTMLText.plainText(fromHTML: $0) } ?? ""
-        searchBody = String(body.prefix(Self.maxIndexedCharacters))
+        // A text of at most that many UTF-8 bytes has at most that many characters: only
+        // longer ones are cut (`prefix` walks every character, grapheme breaking included,
+        // which was 3% of a sync's CPU when done for every message).
+        searchBody = body.utf8.count <= Self.maxIndexedCharacters ? body : String(body.prefix(Self.maxIndexedCharacters))
     }
 
     /// Without the server's word: local bytes as a server would report them; a partial
