@@ -42,4 +42,48 @@ import Testing
         #expect(drained[1] == ["a"] && drained[2] == .some(nil), "a forgotten listing is still reported, without its names")
         #expect(cache.drain().isEmpty && cache.listing(1) == nil)
     }
+
+    func attributes(_ node: Node, size: UInt64 = 1, isVolatile: Bool = false) -> FileAttributes {
+        FileAttributes(inode: node.inode, kind: .regular, permissions: 0o600, linkCount: 1, size: size,
+                       modified: Date(timeIntervalSince1970: 0), isVolatile: isVolatile)
+    }
+
+    @Test("a stored listing keeps its messages', threads' and attachments' attributes, nothing else")
+    func listingKeepsAttributes() {
+        let cache = ListingCache()
+        let kept = [attributes(.message(1)), attributes(.thread(2)), attributes(.attachmentFile(3))]
+        let notKept = [attributes(.outboxItem(4)), attributes(.message(5), isVolatile: true)]
+        let entries = (kept + notKept).enumerated().map { DirectoryEntry(name: "\($0.offset)", attributes: $0.element) }
+        #expect(cache.store(Listing(entries), for: 1, builtIn: cache.generation))
+        for known in kept { #expect(cache.attributes(known.inode) == known) }
+        for other in notKept { #expect(cache.attributes(other.inode) == nil) }
+    }
+
+    @Test("attributes are dropped by a drain, by any forget, and one file's by forgetAttributes")
+    func attributesDropped() {
+        let cache = ListingCache()
+        let message = attributes(.message(1)), other = attributes(.message(2))
+        cache.remember(message, builtIn: cache.generation)
+        cache.remember(other, builtIn: cache.generation)
+        cache.forgetAttributes(of: message.inode)
+        #expect(cache.attributes(message.inode) == nil && cache.attributes(other.inode) == other)
+        cache.forget(7)
+        #expect(cache.attributes(other.inode) == nil, "a change through the mount may change any link count")
+        cache.remember(other, builtIn: cache.generation)
+        _ = cache.drain()
+        #expect(cache.attributes(other.inode) == nil)
+    }
+
+    @Test("attributes read before a change are not kept after it")
+    func attributesAcrossChange() {
+        let cache = ListingCache()
+        let before = cache.generation
+        _ = cache.drain()
+        cache.remember(attributes(.message(1), size: 10), builtIn: before)
+        #expect(cache.attributes(Node.message(1).inode) == nil)
+        let forgotten = cache.generation
+        cache.forgetAttributes(of: Node.attachmentFile(3).inode)
+        cache.remember(attributes(.attachmentFile(3), size: 10), builtIn: forgotten)
+        #expect(cache.attributes(Node.attachmentFile(3).inode) == nil, "a download's exact size came in between")
+    }
 }

@@ -11,23 +11,30 @@ struct KernelCacheMountTests {
     static let folder = "live/inbox"
 
     /// Readers that list, stat, read and ask for flags in a loop until stopped, so every
-    /// kernel cache of the folder stays filled while the store changes.
+    /// kernel cache of the folder (and the tree's own: a read makes the kernel ask for the
+    /// attributes again) stays filled while the store changes.
     final class BusyReaders: Sendable {
         private let running = Atomic<Bool>(true)
         private let group = DispatchGroup()
 
-        init(_ mount: MountedMailfs, count: Int = 4) {
-            let directory = mount.path(KernelCacheMountTests.folder)
+        init(_ mount: MountedMailfs, directory relative: String = KernelCacheMountTests.folder, count: Int = 4) {
+            let directory = mount.path(relative)
+            // Threads of their own: busy loops on GCD's global queues would take the
+            // threads that this process's async work (Swift's cooperative pool) also needs.
             for _ in 0..<count {
-                DispatchQueue.global().async(group: group) { [self] in
+                group.enter()
+                Thread { [self] in
                     while running.load(ordering: .relaxed) { Self.touchEverything(in: directory) }
-                }
+                    group.leave()
+                }.start()
             }
         }
 
         private static func touchEverything(in directory: String) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
                 let path = directory + "/" + name
+                _ = try? FileManager.default.attributesOfItem(atPath: path)
+                _ = try? FileManager.default.contentsOfDirectory(atPath: path)
                 _ = FileManager.default.contents(atPath: path)
                 _ = attribute(path, "user.mailfs.seen")
             }
@@ -97,6 +104,37 @@ struct KernelCacheMountTests {
             })
             #expect(try await mount.sh("ls \(Self.folder)").lines == ["2026-11-21 1000 Tester - Second.eml"])
         }, cleanUp: { await readers.stop() })
+    }
+
+    /// `stat -c FORMAT` of a path in the mount, trimmed.
+    static func stat(_ mount: MountedMailfs, _ format: String, _ path: String) async throws -> String {
+        try await mount.sh("stat -c '\(format)' '\(path)'").output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("a message's link count and a thread's date changed elsewhere are seen at once by stat while readers keep them cached")
+    func attributesReachBusyReaders() async throws {
+        let mount = try await mountedWithOneMessage()
+        let threadsReader = BusyReaders(mount, directory: "live/threads", count: 2)
+        let readers = BusyReaders(mount, count: 2)
+        try await runThenCleanUp({
+            let first = "\(Self.folder)/2026-11-21 1000 Tester - First.eml"
+            let thread = try #require(try await mount.sh("ls live/threads").lines.first)
+            #expect(try await Self.stat(mount, "%h", first) == "1")
+            let threadDate = try await Self.stat(mount, "%Y", "live/threads/\(thread)")
+
+            try await Self.changeStore(mount, """
+                INSERT INTO folder (accountId, path, imapPath, type) SELECT accountId, 'other', 'other', 'custom' FROM folder;
+                INSERT INTO emailFolder (emailId, folderId, imapUID) SELECT e.id, d.id, 1 FROM email e, folder d WHERE d.path = 'other';
+                UPDATE thread SET latestDate = '2030-01-01 00:00:00.000';
+                """)
+            #expect(try await Poll.until(seconds: 5) { try await Self.stat(mount, "%h", first) == "2" })
+            #expect(try await Poll.until(seconds: 5) {
+                try await Self.stat(mount, "%Y", "live/threads/\(thread)") == "1893456000"
+            }, "the thread's mtime was \(threadDate) before")
+        }, cleanUp: {
+            await readers.stop()
+            await threadsReader.stop()
+        })
     }
 
     @Test("security and ACL attributes are EOPNOTSUPP without reaching the tree; user.mailfs ones still answer")

@@ -1,16 +1,29 @@
 import Synchronization
 
-/// Directory listings built so far, bounded so `find` over a large account cannot grow
-/// the mount without limit. Every directory ever listed is remembered (an inode number
-/// each) so a store change can still tell the kernel its cached listing is stale.
+/// Directory listings built so far, and the attributes of the messages, threads and
+/// attachments they list, bounded so `find` over a large account cannot grow the mount
+/// without limit. Every directory ever listed is remembered (an inode number each) so a
+/// store change can still tell the kernel its cached listing is stale.
+///
+/// Attributes are kept because the kernel asks for them again after every READ or READDIR
+/// it sends (it drops a file's atime, and with it the attributes it caches), so the second
+/// `stat` of a file or directory just read would otherwise cost a store query. Any change
+/// to the store, or to the tree through the mount, drops them all with the listings.
 final class ListingCache: Sendable {
     private struct State {
         var listings: [Inode: Listing] = [:]
         var entryCount = 0
         var listed: Set<Inode> = []
+        var attributes: [Inode: FileAttributes] = [:]
         /// Counts drains and forgets: a listing built across one may predate the change
         /// that caused it.
         var generation: UInt64 = 0
+
+        /// Bounded like the listings, and emptied the same way when full.
+        mutating func rememberAttributes(_ new: FileAttributes) {
+            if attributes.count >= ListingCache.maxEntries { attributes.removeAll(keepingCapacity: true) }
+            attributes[new.inode] = new
+        }
     }
 
     /// About 200 bytes an entry: 200,000 entries is ~40 MB at most.
@@ -41,7 +54,42 @@ final class ListingCache: Sendable {
             }
             state.entryCount += listing.entries.count
             state.listed.insert(inode)
+            for entry in listing.entries where Self.keepsAttributes(of: entry.attributes) {
+                state.rememberAttributes(entry.attributes)
+            }
             return true
+        }
+    }
+
+    /// The attributes last listed or looked up for a message, thread or attachment file.
+    func attributes(_ inode: Inode) -> FileAttributes? {
+        state.withLock { $0.attributes[inode] }
+    }
+
+    /// Keeps attributes read from the store since `generation` was read (see `store`).
+    func remember(_ attributes: FileAttributes, builtIn generation: UInt64) {
+        guard Self.keepsAttributes(of: attributes) else { return }
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.rememberAttributes(attributes)
+        }
+    }
+
+    /// Drops one file's attributes (a download told its exact size).
+    func forgetAttributes(of inode: Inode) {
+        state.withLock { state in
+            state.generation &+= 1
+            state.attributes.removeValue(forKey: inode)
+        }
+    }
+
+    /// Only nodes whose attributes come from the store by id and change only with it;
+    /// never volatile ones (`.status`, files being written).
+    private static func keepsAttributes(of attributes: FileAttributes) -> Bool {
+        guard !attributes.isVolatile else { return false }
+        switch Node(inode: attributes.inode) {
+        case .message?, .thread?, .attachmentFile?: return true
+        default: return false
         }
     }
 
@@ -51,6 +99,8 @@ final class ListingCache: Sendable {
     func forget(_ inode: Inode) -> Listing? {
         state.withLock { state in
             state.generation &+= 1
+            // A change through the mount (cp, mv, rm) may change link counts anywhere.
+            state.attributes.removeAll(keepingCapacity: true)
             guard let old = state.listings.removeValue(forKey: inode) else { return nil }
             state.entryCount -= old.entries.count
             return old
@@ -71,6 +121,7 @@ final class ListingCache: Sendable {
                 state.listings.removeAll(keepingCapacity: true)
                 state.entryCount = 0
                 state.listed.removeAll(keepingCapacity: true)
+                state.attributes.removeAll(keepingCapacity: true)
             }
             return state.listed.map { ($0, state.listings[$0]) }
         }

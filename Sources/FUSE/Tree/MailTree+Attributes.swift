@@ -6,12 +6,36 @@ import Store
 extension MailTree {
     func attributes(of node: Node) throws(FSError) -> FileAttributes {
         switch node {
+        case .message, .attachmentFile, .thread:
+            if let known = listings.attributes(node.inode) { return known }
+            let generation = listings.generation
+            let attributes = try storedAttributes(of: node)
+            listings.remember(attributes, builtIn: generation)
+            return attributes
+        default:
+            return try liveAttributes(of: node)
+        }
+    }
+
+    /// Attributes of the nodes the store describes by id.
+    private func storedAttributes(of node: Node) throws(FSError) -> FileAttributes {
+        switch node {
         case .message(let id):
             guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
             return messageAttributes(message)
         case .attachmentFile(let id):
             guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
             return attachmentAttributes(attachment)
+        case .thread(let id):
+            guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
+            return directoryAttributes(node, modified: thread.latestDate)
+        default:
+            throw FSError(EINVAL)
+        }
+    }
+
+    private func liveAttributes(of node: Node) throws(FSError) -> FileAttributes {
+        switch node {
         case .outboxItem(let id):
             guard let item = try storeCall({ try store.outboxItem(id: id) }), item.state != .accepted else {
                 throw FSError(ENOENT)
@@ -27,9 +51,6 @@ extension MailTree {
             return generatedFileAttributes(node)
         case .accountControl(let id):
             return controlAttributes(id)
-        case .thread(let id):
-            guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
-            return directoryAttributes(node, modified: thread.latestDate)
         case .savedSearch, .search:
             // Known without running the query: `stat` of a search directory is free.
             _ = try searchDirectory(node)

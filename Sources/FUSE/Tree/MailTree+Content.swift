@@ -50,6 +50,7 @@ extension MailTree {
     func learnSize(_ file: CachedFile, of key: ContentKey, at inode: Inode, listed: Int64) -> Bool {
         contentSources.remember(.server(key, size: file.size, sizeIsExact: true), for: inode)
         guard file.size != listed else { return false }
+        listings.forgetAttributes(of: inode)
         invalidator.withLock { $0 }?.invalidateInode(inode)
         return true
     }

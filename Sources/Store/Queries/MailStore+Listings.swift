@@ -5,7 +5,9 @@ import GRDB
 ///
 /// Each is one statement run with `treeRead`, outside a transaction: SQLite makes a single
 /// statement atomic (WAL: it reads one snapshot), and a BEGIN/COMMIT around it would add
-/// two statements and a lock round to every FUSE request that reaches the store.
+/// two statements and a lock round to every FUSE request that reaches the store. Those run
+/// once per directory or file are cached statements: preparing one (GRDB's authorizer
+/// works out what it reads) cost more than running it.
 extension MailStore {
     /// Runs one read statement on a pooled reader, with no transaction around it.
     func treeRead<T>(_ body: (Database) throws -> T) throws -> T {
@@ -14,19 +16,19 @@ extension MailStore {
 
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
-            try MessageEntry.fetchAll(db, sql: """
+            try MessageEntry.fetchAll(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
                 WHERE f.folderId = ? AND \(MessageEntry.visible) \(MessageEntry.order)
-                """, arguments: [folderId])
+                """), arguments: [folderId])
         }
     }
 
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
-            try MessageEntry.fetchAll(db, sql: """
+            try MessageEntry.fetchAll(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
                 WHERE t.threadId = ? AND e.isDeleted = 0 \(MessageEntry.order)
-                """, arguments: [threadId])
+                """), arguments: [threadId])
         }
     }
 
@@ -88,33 +90,36 @@ extension MailStore {
 
     public func threads(accountId: Int64) throws -> [ThreadEntry] {
         try treeRead { db in
-            try ThreadEntry.fetchAll(db, sql: """
-                SELECT id, accountId, dirName, latestDate, messageCount FROM thread
-                WHERE accountId = ? ORDER BY latestDate, id
-                """, arguments: [accountId])
+            try ThreadEntry.fetchAll(db.cachedStatement(sql: """
+                SELECT \(ThreadEntry.columns) FROM thread WHERE accountId = ? ORDER BY latestDate, id
+                """), arguments: [accountId])
         }
     }
 
     public func thread(id: Int64) throws -> ThreadEntry? {
         try treeRead { db in
-            try ThreadEntry.fetchOne(db, sql: """
-                SELECT id, accountId, dirName, latestDate, messageCount FROM thread WHERE id = ?
-                """, arguments: [id])
+            try ThreadEntry.fetchOne(db.cachedStatement(sql: "SELECT \(ThreadEntry.columns) FROM thread WHERE id = ?"),
+                                     arguments: [id])
         }
     }
 
     public func folder(id: Int64) throws -> FolderRecord? {
-        try treeRead { db in try FolderRecord.fetchOne(db, key: id) }
+        try treeRead { db in
+            try FolderRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM folder WHERE id = ?"), arguments: [id])
+        }
     }
 
     public func attachments(ofEmail emailId: Int64) throws -> [AttachmentRecord] {
         try treeRead { db in
-            try AttachmentRecord.filter(Column("emailId") == emailId).order(Column("id")).fetchAll(db)
+            try AttachmentRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM attachment WHERE emailId = ? ORDER BY id"),
+                                          arguments: [emailId])
         }
     }
 
     public func attachment(id: Int64) throws -> AttachmentRecord? {
-        try treeRead { db in try AttachmentRecord.fetchOne(db, key: id) }
+        try treeRead { db in
+            try AttachmentRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM attachment WHERE id = ?"), arguments: [id])
+        }
     }
 
     /// The raw RFC 5322 bytes of a message, when the store holds them: copied once, from
