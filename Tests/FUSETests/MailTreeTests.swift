@@ -104,3 +104,90 @@ struct MailTreeTests {
         #expect(throws: FSError(EPERM)) { try tree.mkdir(parent: Node.root.inode, name: "new-account") }
     }
 }
+
+/// A walk over threads/ or attachments/ loads their directories by blocks (`DirectoryWalk`);
+/// what it lists must be what listing each directory alone gives.
+@Suite("A walk over threads/ and attachments/ without a mount")
+struct ThreadWalkTreeTests {
+    @Test("listing every thread in a row gives each thread's own messages, in order; later threads come from one block")
+    func walkMatchesEachThread() throws {
+        let (store, directory) = try MailStore.temporary()
+        let maildir = directory.appendingPathComponent("maildir")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        var file = 0
+        for thread in 0..<12 {
+            for reply in 0...(thread % 3) {
+                file += 1
+                let id = "t\(thread)-\(reply)@t"
+                let bytes = MailTreeTests.message(id: id, subject: reply == 0 ? "Topic \(thread)" : "Re: Topic \(thread)",
+                                                  inReplyTo: reply == 0 ? nil : "t\(thread)-0@t")
+                try Data(bytes).write(to: maildir.appendingPathComponent("cur/\(file):2,"))
+            }
+        }
+        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
+        let tree = MailTree(store: store, activities: AccountActivities(profiles: []))
+        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let threads = try tree.readdir(try tree.lookup(parent: account.inode, name: "threads").inode)
+        #expect(threads.count == 12)
+        var listedMessages = 0
+        for (index, thread) in threads.enumerated() {
+            guard case .thread(let id)? = Node(inode: thread.attributes.inode) else {
+                Issue.record("\(thread.name) is not a thread")
+                continue
+            }
+            if index >= DirectoryWalk.missesForWalk {
+                #expect(tree.listings.listing(thread.attributes.inode) != nil, "loaded with its block")
+            }
+            let listed = try tree.readdir(thread.attributes.inode).map(\.name)
+            #expect(listed == (try store.messages(inThread: id)).map(\.fileName))
+            listedMessages += listed.count
+        }
+        #expect(listedMessages == 24, "every message once, in its thread")
+    }
+
+    static func withAttachments(id: String, count: Int) -> [UInt8] {
+        var text = "From: Alice Smith <alice@example.org>\r\nTo: me@example.org\r\nSubject: Files \(id)\r\n"
+            + "Date: Fri, 20 Nov 2026 14:32:00 +0000\r\nMessage-ID: <\(id)>\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
+        for file in 0..<count {
+            text += "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"part\(file).pdf\"\r\n"
+                + "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n"
+        }
+        return Array((text + "--b--\r\n").utf8)
+    }
+
+    @Test("listing every attachments/<message>/ in a row gives each message's own attachments; later ones come from one block")
+    func walkMatchesEachMessage() throws {
+        let (store, directory) = try MailStore.temporary()
+        let maildir = directory.appendingPathComponent("maildir")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        for message in 0..<10 {
+            let bytes = Self.withAttachments(id: "m\(message)@t", count: message % 3 + 1)
+            try Data(bytes).write(to: maildir.appendingPathComponent("cur/\(message):2,"))
+        }
+        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
+        let tree = MailTree(store: store, activities: AccountActivities(profiles: []))
+        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let messages = try tree.readdir(try tree.lookup(parent: account.inode, name: "attachments").inode)
+        #expect(messages.count == 10)
+        var listedFiles = 0
+        for (index, message) in messages.enumerated() {
+            guard case .attachmentMessage(let id)? = Node(inode: message.attributes.inode) else {
+                Issue.record("\(message.name) is not a message's attachments")
+                continue
+            }
+            if index >= DirectoryWalk.missesForWalk {
+                #expect(tree.listings.listing(message.attributes.inode) != nil, "loaded with its block")
+            }
+            let listed = try tree.readdir(message.attributes.inode)
+            #expect(listed.map(\.name) == (try store.attachments(ofEmail: id)).map(\.fileName))
+            #expect(listed.allSatisfy { $0.attributes.size > 0 })
+            listedFiles += listed.count
+        }
+        #expect(listedFiles == 19, "every attachment once")
+    }
+}

@@ -26,10 +26,7 @@ extension MailTree {
                                attributes: directoryAttributes(.attachmentMessage(message.id),
                                                                modified: message.date))
             }
-        case .attachmentMessage(let id):
-            return try store.attachments(ofEmail: id).map { attachment in
-                DirectoryEntry(name: attachment.fileName, attributes: attachmentAttributes(attachment))
-            }
+        case .attachmentMessage(let id): return try store.attachments(ofEmail: id).map(attachmentEntry)
         case .searches(let id): return try searchRootEntries(accountId: id)
         case .unifiedSearches: return try searchRootEntries(accountId: nil)
         case .savedSearch, .search: return try searchEntries(try searchDirectory(node))
@@ -109,6 +106,10 @@ extension MailTree {
 
     func messageEntry(_ message: MessageEntry) -> DirectoryEntry {
         DirectoryEntry(name: message.fileName, attributes: messageAttributes(message))
+    }
+
+    func attachmentEntry(_ attachment: AttachmentRecord) -> DirectoryEntry {
+        DirectoryEntry(name: attachment.fileName, attributes: attachmentAttributes(attachment))
     }
 
     /// attachments/<message>/ is named after the message file, without `.eml`.

@@ -9,8 +9,8 @@ import Synchronization
 /// metadata call is answered from the store or from in-memory listings, never from the
 /// network.
 ///
-/// Locking: `listings`, `accounts`, `files` and `contentSources` are independent mutexes,
-/// never nested.
+/// Locking: `listings`, `accounts`, `files`, `contentSources`, `threadWalk` and
+/// `attachmentWalk` are independent mutexes, never nested.
 public final class MailTree: FilesystemOperations {
     let store: MailStore
     let settings: Settings
@@ -36,6 +36,11 @@ public final class MailTree: FilesystemOperations {
     let newMessages = WriteBuffers(maxSize: 64 << 20)
     /// Wakes the journal appliers of configured accounts; nil: changes stay local.
     let writeBackService = Mutex<(any WriteBackService)?>(nil)
+    /// Recent thread and attachments/<message>/ listings built from the store, to notice a
+    /// walk over them. About 7 messages a thread, one message in 10 with attachments: blocks
+    /// of a few hundred directories each.
+    let threadWalk = Mutex(DirectoryWalk(blockSize: 256))
+    let attachmentWalk = Mutex(DirectoryWalk(blockSize: 2_048))
     /// Query directories the kernel holds (search/<query>/).
     let searchDirectories = SearchDirectories()
     /// The last bad-query line written to `.log`, so a retried lookup is logged once.
@@ -117,6 +122,7 @@ public final class MailTree: FilesystemOperations {
     func listing(of inode: Inode) throws(FSError) -> Listing {
         if let cached = listings.listing(inode) { return cached }
         guard let node = Node(inode: inode), node.isDirectory else { throw FSError(ENOTDIR) }
+        if let loaded = try loadWalkedBlock(of: node) { return loaded }
         var attempts = 0
         while true {
             let generation = listings.generation
@@ -124,6 +130,32 @@ public final class MailTree: FilesystemOperations {
             attempts += 1
             if listings.store(built, for: inode, builtIn: generation) || attempts == 3 { return built }
         }
+    }
+
+    /// During a walk over threads/ or attachments/ (`DirectoryWalk`), loads the block of
+    /// directories around `node` with one query, caches those not cached yet and returns
+    /// `node`'s listing; nil when there is no walk (or nothing was cached).
+    private func loadWalkedBlock(of node: Node) throws(FSError) -> Listing? {
+        let generation = listings.generation
+        let loaded: [(Inode, [DirectoryEntry])]
+        switch node {
+        case .thread(let id) where threadWalk.withLock({ $0.noteMiss(at: .now) }):
+            let block = threadWalk.withLock { $0.block(containing: id) }
+            loaded = try storeCall { try self.store.messagesByThread(in: block) }.map { threadId, messages in
+                (Node.thread(threadId).inode, messages.map(messageEntry))
+            }
+        case .attachmentMessage(let id) where attachmentWalk.withLock({ $0.noteMiss(at: .now) }):
+            let block = attachmentWalk.withLock { $0.block(containing: id) }
+            loaded = try storeCall { try self.store.attachmentsByEmail(in: block) }.map { emailId, attachments in
+                (Node.attachmentMessage(emailId).inode, attachments.map(attachmentEntry))
+            }
+        default:
+            return nil
+        }
+        for (inode, entries) in loaded where listings.listing(inode) == nil {
+            guard listings.store(Listing(entries), for: inode, builtIn: generation) else { return nil }
+        }
+        return listings.listing(node.inode)
     }
 
     /// Runs a store query; a database failure is EIO at the file operation and a line

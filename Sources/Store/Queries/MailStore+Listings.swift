@@ -32,6 +32,25 @@ extension MailStore {
         }
     }
 
+    /// The messages of every thread whose id is in `threadIds`, by thread, each thread's in
+    /// listing order: one indexed range read where a walk over threads/ would otherwise run
+    /// one query per thread. Threads with no message left are absent.
+    public func messagesByThread(in threadIds: ClosedRange<Int64>) throws -> [Int64: [MessageEntry]] {
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(MessageEntry.columns), t.threadId FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
+                WHERE t.threadId BETWEEN ? AND ? AND e.isDeleted = 0
+                ORDER BY t.threadId, COALESCE(e.dateSent, e.dateReceived), e.id
+                """)
+            var threads: [Int64: [MessageEntry]] = [:]
+            let rows = try Row.fetchCursor(statement, arguments: [threadIds.lowerBound, threadIds.upperBound])
+            while let row = try rows.next() {
+                threads[row[MessageEntry.columnCount], default: []].append(MessageEntry(row: row))
+            }
+            return threads
+        }
+    }
+
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
     /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
@@ -113,6 +132,16 @@ extension MailStore {
         try treeRead { db in
             try AttachmentRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM attachment WHERE emailId = ? ORDER BY id"),
                                           arguments: [emailId])
+        }
+    }
+
+    /// The attachments of every message whose id is in `emailIds`, by message, each
+    /// message's in listing order (see `messagesByThread`).
+    public func attachmentsByEmail(in emailIds: ClosedRange<Int64>) throws -> [Int64: [AttachmentRecord]] {
+        try treeRead { db in
+            let statement = try db.cachedStatement(sql: "SELECT * FROM attachment WHERE emailId BETWEEN ? AND ? ORDER BY emailId, id")
+            let attachments = try AttachmentRecord.fetchAll(statement, arguments: [emailIds.lowerBound, emailIds.upperBound])
+            return Dictionary(grouping: attachments, by: \.emailId)
         }
     }
 

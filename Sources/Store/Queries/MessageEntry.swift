@@ -37,6 +37,9 @@ public struct MessageEntry: Sendable, Equatable, FetchableRecord {
         (SELECT COUNT(*) FROM emailFolder c WHERE c.emailId = e.id AND c.pending IS NOT 'leaving') AS folderCount
         """
 
+    /// How many columns `columns` selects: a query may select more after them.
+    static let columnCount = 9
+
     /// The email table as listings read it: through the covering index, never the wide rows.
     static let email = "email e INDEXED BY \(ReadPathIndexes.listing)"
 
