@@ -109,42 +109,53 @@ struct MailTreeTests {
 /// what it lists must be what listing each directory alone gives.
 @Suite("A walk over threads/ and attachments/ without a mount")
 struct ThreadWalkTreeTests {
-    @Test("listing every thread in a row gives each thread's own messages, in order; later threads come from one block")
-    func walkMatchesEachThread() throws {
+    /// A store with `messages` imported into account "work", and a tree over it.
+    static func imported(_ messages: [[UInt8]]) throws -> (MailStore, MailTree) {
         let (store, directory) = try MailStore.temporary()
         let maildir = directory.appendingPathComponent("maildir")
         for sub in ["cur", "new", "tmp"] {
             try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
-        var file = 0
-        for thread in 0..<12 {
-            for reply in 0...(thread % 3) {
-                file += 1
-                let id = "t\(thread)-\(reply)@t"
-                let bytes = MailTreeTests.message(id: id, subject: reply == 0 ? "Topic \(thread)" : "Re: Topic \(thread)",
-                                                  inReplyTo: reply == 0 ? nil : "t\(thread)-0@t")
-                try Data(bytes).write(to: maildir.appendingPathComponent("cur/\(file):2,"))
-            }
+        for (index, bytes) in messages.enumerated() {
+            try Data(bytes).write(to: maildir.appendingPathComponent("cur/\(index + 1):2,"))
         }
         _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
-        let tree = MailTree(store: store, activities: AccountActivities(profiles: []))
+        return (store, MailTree(store: store, activities: AccountActivities(profiles: [])))
+    }
+
+    /// Lists `view` of account "work", then each of its directories in a row, as `find`
+    /// does; checks that from the walk's fourth directory on each came with a block, and
+    /// returns every directory's node and listed names.
+    static func walk(_ tree: MailTree, view: String) throws -> [(node: Node?, names: [String])] {
         let account = try tree.lookup(parent: Node.root.inode, name: "work")
-        let threads = try tree.readdir(try tree.lookup(parent: account.inode, name: "threads").inode)
-        #expect(threads.count == 12)
-        var listedMessages = 0
-        for (index, thread) in threads.enumerated() {
-            guard case .thread(let id)? = Node(inode: thread.attributes.inode) else {
-                Issue.record("\(thread.name) is not a thread")
-                continue
-            }
+        let directories = try tree.readdir(try tree.lookup(parent: account.inode, name: view).inode)
+        return try directories.enumerated().map { index, directory in
             if index >= DirectoryWalk.missesForWalk {
-                #expect(tree.listings.listing(thread.attributes.inode) != nil, "loaded with its block")
+                #expect(tree.listings.listing(directory.attributes.inode) != nil, "\(directory.name) came with its block")
             }
-            let listed = try tree.readdir(thread.attributes.inode).map(\.name)
-            #expect(listed == (try store.messages(inThread: id)).map(\.fileName))
-            listedMessages += listed.count
+            return (Node(inode: directory.attributes.inode), try tree.readdir(directory.attributes.inode).map(\.name))
         }
-        #expect(listedMessages == 24, "every message once, in its thread")
+    }
+
+    @Test("listing every thread in a row gives each thread's own messages, in order; later threads come from one block")
+    func walkMatchesEachThread() throws {
+        var messages: [[UInt8]] = []
+        for thread in 0..<12 {
+            messages.append(MailTreeTests.message(id: "t\(thread)-0@t", subject: "Topic \(thread)"))
+            for reply in 0..<(thread % 3) {
+                messages.append(MailTreeTests.message(id: "t\(thread)-\(reply + 1)@t", subject: "Re: Topic \(thread)",
+                                                      inReplyTo: "t\(thread)-0@t"))
+            }
+        }
+        let (store, tree) = try Self.imported(messages)
+        let walked = try Self.walk(tree, view: "threads")
+        #expect(walked.count == 12)
+        for (node, names) in walked {
+            guard case .thread(let id)? = node else { Issue.record("not a thread: \(String(describing: node))"); continue }
+            #expect(names == (try store.messages(inThread: id)).map(\.fileName))
+        }
+        let listed = walked.reduce(0) { $0 + $1.names.count }
+        #expect(listed == 24, "every message once, in its thread")
     }
 
     static func withAttachments(id: String, count: Int) -> [UInt8] {
@@ -160,34 +171,14 @@ struct ThreadWalkTreeTests {
 
     @Test("listing every attachments/<message>/ in a row gives each message's own attachments; later ones come from one block")
     func walkMatchesEachMessage() throws {
-        let (store, directory) = try MailStore.temporary()
-        let maildir = directory.appendingPathComponent("maildir")
-        for sub in ["cur", "new", "tmp"] {
-            try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        let (store, tree) = try Self.imported((0..<10).map { Self.withAttachments(id: "m\($0)@t", count: $0 % 3 + 1) })
+        let walked = try Self.walk(tree, view: "attachments")
+        #expect(walked.count == 10)
+        for (node, names) in walked {
+            guard case .attachmentMessage(let id)? = node else { Issue.record("not a message: \(String(describing: node))"); continue }
+            #expect(names == (try store.attachments(ofEmail: id)).map(\.fileName))
         }
-        for message in 0..<10 {
-            let bytes = Self.withAttachments(id: "m\(message)@t", count: message % 3 + 1)
-            try Data(bytes).write(to: maildir.appendingPathComponent("cur/\(message):2,"))
-        }
-        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
-        let tree = MailTree(store: store, activities: AccountActivities(profiles: []))
-        let account = try tree.lookup(parent: Node.root.inode, name: "work")
-        let messages = try tree.readdir(try tree.lookup(parent: account.inode, name: "attachments").inode)
-        #expect(messages.count == 10)
-        var listedFiles = 0
-        for (index, message) in messages.enumerated() {
-            guard case .attachmentMessage(let id)? = Node(inode: message.attributes.inode) else {
-                Issue.record("\(message.name) is not a message's attachments")
-                continue
-            }
-            if index >= DirectoryWalk.missesForWalk {
-                #expect(tree.listings.listing(message.attributes.inode) != nil, "loaded with its block")
-            }
-            let listed = try tree.readdir(message.attributes.inode)
-            #expect(listed.map(\.name) == (try store.attachments(ofEmail: id)).map(\.fileName))
-            #expect(listed.allSatisfy { $0.attributes.size > 0 })
-            listedFiles += listed.count
-        }
-        #expect(listedFiles == 19, "every attachment once")
+        let listed = walked.reduce(0) { $0 + $1.names.count }
+        #expect(listed == 19, "every attachment once")
     }
 }
