@@ -7,12 +7,12 @@ import Testing
     func walkNeedsCloseMisses() {
         var walk = DirectoryWalk(blockSize: 256)
         let start = ContinuousClock.now
-        let quick = (0..<4).map { walk.noteMiss(at: start + .milliseconds(100 * $0)) }
-        #expect(quick == [false, false, false, true])
-        let goesOn = walk.noteMiss(at: start + .milliseconds(400))
-        #expect(goesOn, "the walk goes on")
-        let afterPause = walk.noteMiss(at: start + .seconds(3))
-        #expect(!afterPause, "after a pause, one `ls` is not a walk")
+        let quick = (0..<4).map { walk.blockToLoad(missing: 300, at: start + .milliseconds(100 * $0)) }
+        #expect(quick == [nil, nil, nil, 256...511])
+        let goesOn = walk.blockToLoad(missing: 7_000, at: start + .milliseconds(400))
+        #expect(goesOn == 6_912...7_167, "the walk goes on")
+        let afterPause = walk.blockToLoad(missing: 300, at: start + .seconds(3))
+        #expect(afterPause == nil, "after a pause, one `ls` is not a walk")
     }
 
     @Test("a block is the ids around one, aligned to the block size")

@@ -16,16 +16,16 @@ struct DirectoryWalk: Sendable {
         self.blockSize = blockSize
     }
 
-    /// Records that a directory's listing was not cached at `now`; true when this is part
-    /// of a walk.
-    mutating func noteMiss(at now: ContinuousClock.Instant) -> Bool {
+    /// Records that the listing of directory `id` was not cached at `now`; when this is
+    /// part of a walk, returns the block of ids to load with it.
+    mutating func blockToLoad(missing id: Int64, at now: ContinuousClock.Instant) -> ClosedRange<Int64>? {
         if let lastMiss, now - lastMiss <= Self.window {
             misses += 1
         } else {
             misses = 1
         }
         lastMiss = now
-        return misses >= Self.missesForWalk
+        return misses >= Self.missesForWalk ? block(containing: id) : nil
     }
 
     /// The block of ids loaded together with `id`: aligned, so a walk loads each once.

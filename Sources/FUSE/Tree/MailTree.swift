@@ -139,13 +139,13 @@ public final class MailTree: FilesystemOperations {
         let generation = listings.generation
         let loaded: [(Inode, [DirectoryEntry])]
         switch node {
-        case .thread(let id) where threadWalk.withLock({ $0.noteMiss(at: .now) }):
-            let block = threadWalk.withLock { $0.block(containing: id) }
+        case .thread(let id):
+            guard let block = threadWalk.withLock({ $0.blockToLoad(missing: id, at: .now) }) else { return nil }
             loaded = try storeCall { try self.store.messagesByThread(in: block) }.map { threadId, messages in
                 (Node.thread(threadId).inode, messages.map(messageEntry))
             }
-        case .attachmentMessage(let id) where attachmentWalk.withLock({ $0.noteMiss(at: .now) }):
-            let block = attachmentWalk.withLock { $0.block(containing: id) }
+        case .attachmentMessage(let id):
+            guard let block = attachmentWalk.withLock({ $0.blockToLoad(missing: id, at: .now) }) else { return nil }
             loaded = try storeCall { try self.store.attachmentsByEmail(in: block) }.map { emailId, attachments in
                 (Node.attachmentMessage(emailId).inode, attachments.map(attachmentEntry))
             }

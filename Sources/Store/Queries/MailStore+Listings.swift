@@ -24,17 +24,13 @@ extension MailStore {
     }
 
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
-        try treeRead { db in
-            try MessageEntry.fetchAll(db.cachedStatement(sql: """
-                SELECT \(MessageEntry.columns) FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
-                WHERE t.threadId = ? AND e.isDeleted = 0 \(MessageEntry.order)
-                """), arguments: [threadId])
-        }
+        try messagesByThread(in: threadId...threadId)[threadId] ?? []
     }
 
     /// The messages of every thread whose id is in `threadIds`, by thread, each thread's in
     /// listing order: one indexed range read where a walk over threads/ would otherwise run
-    /// one query per thread. Threads with no message left are absent.
+    /// one query per thread (and the one query of a single thread's listing). Threads with
+    /// no message left are absent.
     public func messagesByThread(in threadIds: ClosedRange<Int64>) throws -> [Int64: [MessageEntry]] {
         try treeRead { db in
             let statement = try db.cachedStatement(sql: """
@@ -129,10 +125,7 @@ extension MailStore {
     }
 
     public func attachments(ofEmail emailId: Int64) throws -> [AttachmentRecord] {
-        try treeRead { db in
-            try AttachmentRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM attachment WHERE emailId = ? ORDER BY id"),
-                                          arguments: [emailId])
-        }
+        try attachmentsByEmail(in: emailId...emailId)[emailId] ?? []
     }
 
     /// The attachments of every message whose id is in `emailIds`, by message, each
