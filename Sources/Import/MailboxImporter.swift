@@ -45,6 +45,7 @@ public struct MailboxImporter: Sendable {
         let accountRecord = try store.ensureAccount(name: account, address: address, isOffline: true)
         guard let accountId = accountRecord.id else { return Report() }
         var report = Report()
+        var mailboxes: [(DiscoveredMailbox, folderId: Int64)] = []
         for mailbox in sources {
             let type = FolderNaming.role(ofImportedName: mailbox.folderName)
             let path = FolderNaming.treePath(forName: mailbox.folderName, type: type)
@@ -52,29 +53,49 @@ public struct MailboxImporter: Sendable {
                                                 imapPath: mailbox.folderName, type: type)
             guard let folderId = folder.id else { continue }
             report.folders.append(path)
-            try importMailbox(mailbox, folderId: folderId, accountId: accountId, report: &report)
+            mailboxes.append((mailbox, folderId))
         }
+        let readAhead = mailboxes
+        try BatchPipeline<ReadBatch>().run(produce: { sender in
+            try read(readAhead, to: sender)
+        }, consume: { batch in
+            if batch.messages.count > 0 {
+                report.summary += try store.ingestImported(batch.messages, folderId: batch.folderId, accountId: accountId)
+            }
+            report.skipped += batch.skipped
+        })
         try store.rethread(accountId: accountId)
         return report
     }
 
-    private func importMailbox(_ mailbox: DiscoveredMailbox, folderId: Int64, accountId: Int64,
-                               report: inout Report) throws {
-        var batch: [MailboxReader.Message] = []
-        func flush() throws {
-            guard !batch.isEmpty else { return }
-            let firstUID = try store.reserveImportUIDs(folderId: folderId, count: batch.count)
-            let incoming = batch.enumerated().map { offset, message in
-                IncomingMessage(raw: message.raw, folderId: folderId, uid: firstUID + Int64(offset),
-                                flags: message.flags, arrival: message.arrival)
+    /// A batch read and parsed, ready to store, with the files skipped since the last one.
+    private struct ReadBatch: Sendable {
+        var folderId: Int64
+        var messages: PreparedBatch
+        var skipped: [String]
+    }
+
+    /// The producer's side: reads every mailbox in turn and sends its messages parsed, by
+    /// batches of `batchSize` (the last of a mailbox may be smaller, or empty with only
+    /// skipped files). UIDs are numbered when a batch is stored.
+    private func read(_ mailboxes: [(DiscoveredMailbox, folderId: Int64)],
+                      to sender: BatchPipeline<ReadBatch>.Sender) throws {
+        for (mailbox, folderId) in mailboxes {
+            var messages: [IncomingMessage] = []
+            var skipped: [String] = []
+            func send() throws {
+                guard !messages.isEmpty || !skipped.isEmpty else { return }
+                let batch = ReadBatch(folderId: folderId, messages: store.prepare(messages), skipped: skipped)
+                guard sender.send(batch) else { throw BatchPipeline<ReadBatch>.ConsumerStopped() }
+                messages.removeAll(keepingCapacity: true)
+                skipped.removeAll()
             }
-            report.summary += try store.ingest(incoming, accountId: accountId)
-            batch.removeAll(keepingCapacity: true)
+            try MailboxReader.read(mailbox, skipped: { skipped.append($0) }) { message in
+                messages.append(IncomingMessage(raw: message.raw, folderId: folderId, uid: 0,
+                                                flags: message.flags, arrival: message.arrival))
+                if messages.count >= batchSize { try send() }
+            }
+            try send()
         }
-        try MailboxReader.read(mailbox, skipped: { report.skipped.append($0) }) { message in
-            batch.append(message)
-            if batch.count >= batchSize { try flush() }
-        }
-        try flush()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Import
 import StoreTestSupport
 import Testing
@@ -42,6 +43,32 @@ struct ImportTests {
         let messages = try temp.store.messages(inFolder: inbox.id ?? -1)
         #expect(messages.map(\.isRead) == [true, false] || messages.map(\.isRead) == [false, true])
         #expect(messages.contains { $0.isStarred })
+    }
+
+    @Test("an import of several batches numbers each folder's messages 1...n in file order")
+    func batches() throws {
+        let temp = try TemporaryStore()
+        let root = Fixture.temporaryDirectory("batches")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixture.writeMaildir(at: root, (1...7).map {
+            ("\($0).host:2,", Fixture.message(id: "in\($0)@x", subject: "Inbox \($0)"))
+        })
+        try Fixture.writeMaildir(at: root.appendingPathComponent(".Sent"), (1...4).map {
+            ("\($0).host:2,S", Fixture.message(id: "sent\($0)@x", subject: "Sent \($0)"))
+        })
+        var importer = MailboxImporter(store: temp.store)
+        importer.batchSize = 3
+        let report = try importer.importMail(from: root, account: "mine")
+        #expect(report.summary.added == 11)
+        let numbered = try temp.store.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.path, f.imapUID, e.subject FROM emailFolder f JOIN folder d ON d.id = f.folderId
+                JOIN email e ON e.id = f.emailId ORDER BY d.path, f.imapUID
+                """).map { "\($0[0] as String) \($0[1] as Int64) \($0[2] as String)" }
+        }
+        #expect(numbered == (1...7).map { "inbox \($0) Inbox \($0)" } + (1...4).map { "sent \($0) Sent \($0)" })
+        let again = try importer.importMail(from: root, account: "mine")
+        #expect(again.summary.added == 0 && again.summary.alreadyPresent == 11)
     }
 
     @Test("an mbox file becomes a folder named after it, with mutt Status flags")

@@ -97,15 +97,4 @@ extension MailStore {
             try FolderRecord.filter(Column("accountId") == accountId).order(Column("path")).fetchAll(db)
         }
     }
-
-    /// Reserves `count` consecutive UIDs in an offline folder (imports number their messages).
-    public func reserveImportUIDs(folderId: Int64, count: Int) throws -> Int64 {
-        try pool.write { db in
-            let last = try Int64.fetchOne(
-                db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [folderId]) ?? 0
-            try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?",
-                           arguments: [last + Int64(count), folderId])
-            return last + 1
-        }
-    }
 }

@@ -47,10 +47,21 @@ public final class MailStore: Sendable {
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             try StoreFile.claim(pool)
             try Schema.migrator.migrate(pool)
+            try keepStatementJournalsInMemory(pool)
             return pool
         } catch let error as DatabaseError {
             throw StoreFileError(error, path: url.path) ?? error
         }
+    }
+
+    /// The writer's temporary files in memory. Every insert that fires a trigger (the
+    /// folder counts, the storage figures) or writes the full-text index keeps a statement
+    /// journal, and SQLite spills one above 64 KiB to a file in /var/tmp: an import of 5,000
+    /// messages wrote 692 MiB there, more than to the WAL and the database together, and a
+    /// 50,000-message import ran 9% faster without them, its peak memory unchanged.
+    /// Readers keep the default, so large sorts of listings still spill rather than grow.
+    private static func keepStatementJournalsInMemory(_ pool: DatabasePool) throws {
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
     }
 
     /// An in-process store for tests (a temporary directory, removed by the caller).

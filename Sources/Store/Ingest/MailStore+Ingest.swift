@@ -8,15 +8,46 @@ extension MailStore {
     /// message, by the account's `SameMessage` rule) to their folder and skips what is
     /// already there. Threads are not recomputed here: call `rethread(accountId:)` after a batch.
     public func ingest(_ messages: [IncomingMessage], accountId: Int64) throws -> IngestSummary {
-        let prepared = messages.parallelMap(PreparedMessage.init)
-        return try pool.write { db in
-            let rule = try SameMessage.rule(accountId: accountId, db: db)
-            var summary = IngestSummary()
-            for message in prepared {
-                summary += try Self.ingest(message, accountId: accountId, rule: rule, db: db)
+        try ingest(prepare(messages), accountId: accountId)
+    }
+
+    /// `ingest` of messages prepared beforehand (`prepare`).
+    public func ingest(_ batch: PreparedBatch, accountId: Int64) throws -> IngestSummary {
+        try pool.write { db in try Self.ingest(batch.messages, accountId: accountId, db: db) }
+    }
+
+    /// Parses messages and turns them into rows, on every core, without touching the
+    /// database: a caller may prepare one batch while the one before it is written.
+    public func prepare(_ messages: [IncomingMessage]) -> PreparedBatch {
+        PreparedBatch(messages: messages.parallelMap(PreparedMessage.init))
+    }
+
+    /// Stores an import's batch in an offline folder, numbering its messages from the
+    /// folder's counter in the same transaction (their own `uid` is not read), so batches
+    /// prepared ahead of time get consecutive UIDs in the order they are stored.
+    public func ingestImported(_ batch: PreparedBatch, folderId: Int64, accountId: Int64) throws -> IngestSummary {
+        try pool.write { db in
+            let last = try Int64.fetchOne(
+                db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [folderId]) ?? 0
+            try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?",
+                           arguments: [last + Int64(batch.count), folderId])
+            let numbered = batch.messages.enumerated().map { offset, message in
+                var message = message
+                message.incoming.folderId = folderId
+                message.incoming.uid = last + 1 + Int64(offset)
+                return message
             }
-            return summary
+            return try Self.ingest(numbered, accountId: accountId, db: db)
         }
+    }
+
+    private static func ingest(_ messages: [PreparedMessage], accountId: Int64, db: Database) throws -> IngestSummary {
+        let rule = try SameMessage.rule(accountId: accountId, db: db)
+        var summary = IngestSummary()
+        for message in messages {
+            summary += try ingest(message, accountId: accountId, rule: rule, db: db)
+        }
+        return summary
     }
 
     /// Every statement here runs once per message or more: they are prepared once per
@@ -112,6 +143,13 @@ extension MailStore {
             try record.insert(db)
         }
     }
+}
+
+/// Messages parsed and turned into rows by `MailStore.prepare`, ready to store.
+public struct PreparedBatch: Sendable {
+    let messages: [PreparedMessage]
+
+    public var count: Int { messages.count }
 }
 
 /// Names for attachments that carry no file name of their own.
