@@ -98,6 +98,23 @@ struct SameMessageTests {
         #expect(try account.listed(archive).count == 1)
     }
 
+    @Test("IMAP: the copies a sync would link are found by a read, the same as the write links them")
+    func serverCopies() throws {
+        let account = try Account()
+        let archive = try account.folder("Archive")
+        try account.ingest([(torture, account.inbox, 1)])
+        let copy = { (uid: Int64, raw: [UInt8]) in
+            MailStore.ServerMessage(fingerprint: MessageFingerprint(message: raw), messageID: "torture@x", uid: uid)
+        }
+        let batch = [copy(1, Fixture.fragment(of: torture, bytes: 3000)), copy(2, torture), copy(3, torture)]
+        let found = try account.store.serverCopies(batch, accountId: account.id, folderId: archive)
+        #expect(found == [2], "not the fragment; of two copies of one stored message, the first")
+        let linked = try account.store.linkKnownMessages(batch, accountId: account.id, folderId: archive)
+        #expect(linked == found)
+        #expect(try account.store.serverCopies(batch, accountId: account.id, folderId: archive).isEmpty,
+                "the archive holds it now")
+    }
+
     @Test("IMAP: after a UIDVALIDITY change each message comes back to its own row")
     func uidValidityReset() throws {
         let account = try Account()

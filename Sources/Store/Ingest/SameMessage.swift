@@ -63,6 +63,18 @@ enum SameMessage {
     /// fingerprint then, so they are matched exactly from then on.
     static func serverCopy(fingerprint: MessageFingerprint, messageId: String?, accountId: Int64,
                            folderId: Int64, db: Database) throws -> Int64? {
+        guard let found = try findServerCopy(fingerprint: fingerprint, messageId: messageId, accountId: accountId,
+                                             folderId: folderId, db: db) else { return nil }
+        if found.lacksFingerprint {
+            try db.execute(sql: "UPDATE email SET fingerprint = ? WHERE id = ?", arguments: [fingerprint.stored, found.id])
+        }
+        return found.id
+    }
+
+    /// `serverCopy` without a write: the message found, and whether it still lacks the
+    /// fingerprint it would take.
+    static func findServerCopy(fingerprint: MessageFingerprint, messageId: String?, accountId: Int64,
+                               folderId: Int64, db: Database) throws -> (id: Int64, lacksFingerprint: Bool)? {
         guard let messageId, !messageId.isEmpty else { return nil }
         let notHeld = """
             AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND f.folderId = ? AND f.imapUID > 0)
@@ -71,13 +83,11 @@ enum SameMessage {
         if let id = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT e.id FROM email e WHERE e.accountId = ? AND e.fingerprint = ? AND e.messageId = ? \(notHeld)
             """), arguments: [accountId, fingerprint.stored, messageId, folderId, folderId]) {
-            return id
+            return (id, false)
         }
-        guard let legacy = try Int64.fetchOne(db.cachedStatement(sql: """
+        return try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT e.id FROM email e WHERE e.accountId = ? AND e.fingerprint IS NULL AND e.messageId = ?
               AND e.sizeBytes = ? \(notHeld)
-            """), arguments: [accountId, messageId, fingerprint.size, folderId, folderId]) else { return nil }
-        try db.execute(sql: "UPDATE email SET fingerprint = ? WHERE id = ?", arguments: [fingerprint.stored, legacy])
-        return legacy
+            """), arguments: [accountId, messageId, fingerprint.size, folderId, folderId]).map { ($0, true) }
     }
 }

@@ -190,6 +190,24 @@ extension MailStore {
         return try !linkKnownMessages([message], accountId: accountId, folderId: folderId).isEmpty
     }
 
+    /// The UIDs of `messages` that `linkKnownMessages` would link now, read without the
+    /// write lock: a sync asks while it stores the batch before, and downloads the others.
+    /// Of two UIDs that are copies of the same stored message only the first is named, as
+    /// linking the first would make the second no copy to link.
+    public func serverCopies(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {
+        try pool.read { db in
+            var known = Set<Int64>()
+            var copied = Set<Int64>()
+            for message in messages {
+                guard let copy = try SameMessage.findServerCopy(
+                    fingerprint: message.fingerprint, messageId: message.messageID, accountId: accountId,
+                    folderId: folderId, db: db), copied.insert(copy.id).inserted else { continue }
+                known.insert(message.uid)
+            }
+            return known
+        }
+    }
+
     /// `linkKnownMessage` for a batch of a folder's new messages, in one transaction (the
     /// sync asks for every message it is about to download); returns the UIDs linked.
     public func linkKnownMessages(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {

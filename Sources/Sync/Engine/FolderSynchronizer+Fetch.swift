@@ -25,33 +25,63 @@ extension FolderSynchronizer {
 
     static let identityItems = ["FLAGS", "INTERNALDATE"] + ServerIdentity.fetchItems
 
+    /// A batch as downloaded, not yet stored.
+    private struct FetchedBatch: Sendable {
+        var uids: [Int64]
+        /// Copies of messages the store holds (a COPY, a Gmail label): linked, not downloaded.
+        var known: [MailStore.ServerMessage]
+        var messages: PreparedBatch
+        /// UIDs the server sent nothing for, or whose parts could not be fetched.
+        var failed: Int
+    }
+
     /// Fetches and stores `uids` (sorted) a batch at a time, adding each batch's outcome to
-    /// `result`; `afterEach` runs after every stored batch (a checkpoint, progress).
+    /// `result`; `afterEach` runs after every stored batch (a checkpoint, progress), in order.
+    /// A batch is stored on a thread of its own while the next one downloads and is parsed,
+    /// so the server, the parser and SQLite's writes work at the same time. When a download
+    /// fails, the batch before it is still stored and checkpointed before the error goes up.
     func fetchNew(inBatches uids: [Int64], folderId: Int64, connection: IMAPConnection, into result: inout Result,
                   afterEach: (_ batch: [Int64]) throws -> Void = { _ in }) async throws {
-        for start in stride(from: 0, to: uids.count, by: Self.batchSize) {
-            let batch = Array(uids[start..<min(start + Self.batchSize, uids.count)])
-            let outcome = try await fetchNew(batch, folderId: folderId, connection: connection)
+        var storing: (uids: [Int64], outcome: Task<BatchOutcome, Error>)?
+        func finishStoring(into result: inout Result) async throws {
+            guard let (batch, task) = storing else { return }
+            storing = nil
+            let outcome = try await task.value
             result.added += outcome.added
             result.linked += outcome.linked
             result.failed += outcome.failed
             try afterEach(batch)
         }
+        do {
+            for start in stride(from: 0, to: uids.count, by: Self.batchSize) {
+                let batch = Array(uids[start..<min(start + Self.batchSize, uids.count)])
+                let fetched = try await fetch(batch, folderId: folderId, connection: connection)
+                try await finishStoring(into: &result)
+                storing = (batch, store(fetched, folderId: folderId))
+            }
+        } catch {
+            try await finishStoring(into: &result)
+            throw error
+        }
+        try await finishStoring(into: &result)
     }
 
-    func fetchNew(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> BatchOutcome {
-        var outcome = BatchOutcome()
+    /// Downloads what the store lacks of `uids`: what identifies each message first, then
+    /// the bodies of the ones that are not copies of stored messages. Known copies are found
+    /// by a read, without waiting for the batch being written; they are linked when stored.
+    private func fetch(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> FetchedBatch {
         let identities = try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems)
         let fetched = identities.compactMap { attributes in
             ServerIdentity(attributes).map {
                 Candidate(identity: $0, flags: Self.messageFlags(attributes.flags ?? []), arrival: attributes.internalDate ?? Date())
             }
         }
-        let linked = try store.linkKnownMessages(fetched.map {
+        let servers = fetched.map {
             MailStore.ServerMessage(fingerprint: $0.identity.fingerprint, messageID: $0.identity.messageID, uid: $0.uid)
-        }, accountId: accountId, folderId: folderId)
-        outcome.linked += linked.count
-        let candidates = fetched.filter { !linked.contains($0.uid) }
+        }
+        let copies = try store.serverCopies(servers, accountId: accountId, folderId: folderId)
+        let candidates = fetched.filter { !copies.contains($0.uid) }
+        var failed = 0
         // A UID the server did not answer for has vanished meanwhile: nothing to store.
         let small = candidates.filter { $0.size <= rawStoreMaxBytes }
         let large = candidates.filter { $0.size > rawStoreMaxBytes }
@@ -62,7 +92,7 @@ extension FolderSynchronizer {
             for attributes in bodies { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
             for candidate in group {
                 guard let raw = byUID[candidate.uid]?.bodySections[BodySection("")] else {
-                    outcome.failed += 1
+                    failed += 1
                     log.record("UID \(candidate.uid): server sent no content; retried next sync", level: .warning)
                     continue
                 }
@@ -76,14 +106,35 @@ extension FolderSynchronizer {
                 incoming.append(IncomingMessage(content: .partial(partial), folderId: folderId, uid: candidate.uid,
                                                 flags: candidate.flags, arrival: candidate.arrival))
             } catch let error as IMAPError where !error.endsConnection {
-                outcome.failed += 1
+                failed += 1
                 log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning)
             }
         }
-        let summary = try store.ingest(incoming, accountId: accountId)
-        outcome.added += summary.added
-        outcome.linked += summary.linked
-        return outcome
+        return FetchedBatch(uids: uids, known: servers.filter { copies.contains($0.uid) },
+                            messages: store.prepare(incoming), failed: failed)
+    }
+
+    /// Links and stores a fetched batch on a dispatch thread: SQLite's calls block, and the
+    /// cooperative pool's threads are the ones downloading the next batch.
+    private func store(_ batch: FetchedBatch, folderId: Int64) -> Task<BatchOutcome, Error> {
+        let (store, accountId, log) = (self.store, self.accountId, self.log)
+        return Task {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: .utility).async {
+                    continuation.resume(with: Swift.Result {
+                        let linked = try store.linkKnownMessages(batch.known, accountId: accountId, folderId: folderId)
+                        // A copy found by the read may have changed since (another folder's
+                        // sync removed it): downloaded next sync instead.
+                        for message in batch.known where !linked.contains(message.uid) {
+                            log.record("UID \(message.uid): its stored copy changed meanwhile; retried next sync", level: .warning)
+                        }
+                        let summary = try store.ingest(batch.messages, accountId: accountId)
+                        return BatchOutcome(added: summary.added, linked: linked.count + summary.linked,
+                                            failed: batch.failed + batch.known.count - linked.count)
+                    })
+                }
+            }
+        }
     }
 
     /// Structure and text bodies of a message too large to store whole; its header came
