@@ -27,7 +27,6 @@ extension FolderSynchronizer {
 
     /// A batch as downloaded, not yet stored.
     private struct FetchedBatch: Sendable {
-        var uids: [Int64]
         /// Copies of messages the store holds (a COPY, a Gmail label): linked, not downloaded.
         var known: [MailStore.ServerMessage]
         var messages: PreparedBatch
@@ -110,7 +109,7 @@ extension FolderSynchronizer {
                 log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning)
             }
         }
-        return FetchedBatch(uids: uids, known: servers.filter { copies.contains($0.uid) },
+        return FetchedBatch(known: servers.filter { copies.contains($0.uid) },
                             messages: store.prepare(incoming), failed: failed)
     }
 
