@@ -97,6 +97,19 @@ struct MailTreeTests {
         #expect(throws: FSError(ENOENT)) { try tree.unlink(parent: inbox.inode, name: "no such.eml") }
     }
 
+    @Test("a store change moves folder mtimes on (the kernel drops a listing cached under an older one); threads keep their latest date")
+    func storeChangeMovesDirectoryMtimes() throws {
+        let thread = try #require(try names("work", "threads").first)
+        let before = (inbox: try path("work", "inbox"), thread: try path("work", "threads", thread))
+        tree.storeDidChange()
+        let once = try path("work", "inbox")
+        #expect(once.modified > before.inbox.modified)
+        #expect(try tree.getattr(once.inode).modified == once.modified, "lookup and getattr agree")
+        tree.storeDidChange()
+        #expect(try path("work", "inbox").modified > once.modified, "two changes in a row give two mtimes")
+        #expect(try path("work", "threads", thread).modified == before.thread.modified)
+    }
+
     @Test("the tree refuses removing a view and making an account")
     func refusals() throws {
         let account = try path("work")

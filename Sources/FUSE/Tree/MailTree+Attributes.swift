@@ -66,7 +66,7 @@ extension MailTree {
 
     func directoryAttributes(_ node: Node, modified: Date? = nil) -> FileAttributes {
         FileAttributes(inode: node.inode, kind: .directory, permissions: 0o700, linkCount: 2,
-                       size: 4096, modified: modified ?? settings.mountedAt)
+                       size: 4096, modified: modified ?? listingsChangedAt.withLock { $0 })
     }
 
     func messageAttributes(_ message: MessageEntry) -> FileAttributes {

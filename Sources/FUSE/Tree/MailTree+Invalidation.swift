@@ -6,20 +6,38 @@ import Synchronization
 /// told which names vanished (their cached dentries would otherwise live for the entry
 /// timeout) and that every listed directory changed. New names need no notice: lookups
 /// that fail are answered without a negative cache entry.
+///
+/// Telling the kernel is not enough on its own: a READDIR answered just before the change
+/// may reach the kernel's listing cache after the notice dropped it. The kernel throws a
+/// cached listing away when the directory's mtime is no longer the one it had when the
+/// cache began to fill, so directory mtimes move on first (`listingsChangedAt`), after the
+/// tree's own listings are dropped (whoever sees the new mtime lists the new contents),
+/// and the notices go out last.
 extension MailTree {
     public func storeDidChange() {
         contentSources.removeAll()
-        for (inode, old) in listings.drain() { refresh(inode, old: old) }
+        let drained = listings.drain()
+        markListingsChanged()
+        for (inode, old) in drained { refresh(inode, old: old) }
     }
 
     /// Relative dates move with the clock (`date:today` at midnight): search directories
     /// whose query reads it are listed anew, as after a store change.
     public func clockDidTick() {
-        for inode in listings.heldDirectories() {
-            guard let node = Node(inode: inode), let directory = try? searchDirectory(node),
-                  directory.query.readsClock else { continue }
-            refresh(inode, old: listings.forget(inode))
+        let stale = listings.heldDirectories().filter { inode in
+            guard let node = Node(inode: inode), let directory = try? searchDirectory(node) else { return false }
+            return directory.query.readsClock
         }
+        guard !stale.isEmpty else { return }
+        let dropped = stale.map { ($0, listings.forget($0)) }
+        markListingsChanged()
+        for (inode, old) in dropped { refresh(inode, old: old) }
+    }
+
+    /// Moves directory mtimes on, at least a microsecond (a `Date` keeps that much), so two
+    /// changes within one clock tick still differ.
+    private func markListingsChanged() {
+        listingsChangedAt.withLock { $0 = max(Date(), $0.addingTimeInterval(0.000_001)) }
     }
 
     /// Tells the kernel that a directory whose listing was dropped changed, and which of its

@@ -41,13 +41,19 @@ public final class MailTree: FilesystemOperations {
     /// of a few hundred directories each.
     let threadWalk = Mutex(DirectoryWalk(blockSize: 256))
     let attachmentWalk = Mutex(DirectoryWalk(blockSize: 2_048))
+    /// The mtime of folders and the other directories whose date says nothing of their own:
+    /// the last store change the tree saw. It must move whenever a listing may have: the
+    /// kernel keeps a directory's listing while its mtime is the one it had when the cache
+    /// was filled (see `storeDidChange`).
+    let listingsChangedAt: Mutex<Date>
     /// Query directories the kernel holds (search/<query>/).
     let searchDirectories = SearchDirectories()
     /// The last bad-query line written to `.log`, so a retried lookup is logged once.
     let lastBadQuery = Mutex<String?>(nil)
 
     public struct Settings: Sendable {
-        /// Directory mtimes (other than threads) are the mount time.
+        /// The first mtime of directories other than threads and attachments/<message>/
+        /// (`MailTree.listingsChangedAt` moves it on with every store change).
         public var mountedAt = Date()
         /// The config's saved searches, listed in `search/`.
         public var searches = SavedSearches()
@@ -61,6 +67,7 @@ public final class MailTree: FilesystemOperations {
         self.store = store
         self.settings = settings
         self.logger = logger
+        listingsChangedAt = Mutex(settings.mountedAt)
         accounts = AccountRegistry(store: store, activities: activities)
     }
 
