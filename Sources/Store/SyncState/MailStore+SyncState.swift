@@ -192,8 +192,9 @@ extension MailStore {
 
     /// The UIDs of `messages` that `linkKnownMessages` would link now, read without the
     /// write lock: a sync asks while it stores the batch before, and downloads the others.
-    /// Of two UIDs that are copies of the same stored message only the first is named, as
-    /// linking the first would make the second no copy to link.
+    /// Of two UIDs that are copies of the same stored message only the first is named: once
+    /// the first is linked the second may be no copy to link, so it is downloaded, and the
+    /// write links it to another stored copy if there is one.
     public func serverCopies(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {
         try pool.read { db in
             var known = Set<Int64>()
