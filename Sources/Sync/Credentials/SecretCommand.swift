@@ -11,16 +11,10 @@ public enum SecretCommand {
 
     /// Runs `command` with `/bin/sh -c`; the first line of stdout, without its newline,
     /// is the secret. Bounded by `timeout` so a command waiting for a passphrase prompt
-    /// cannot stall a sync forever. The wait happens on a thread of its own: Swift's
-    /// cooperative pool has one thread per core, and a command that takes seconds (a
-    /// gpg-agent prompt) must not hold one while every account syncs and sends on it.
+    /// cannot stall a sync forever. The wait happens off the cooperative pool (`OffPool`): a
+    /// command that takes seconds (a gpg-agent prompt) must not hold one of its threads.
     public static func run(_ command: String, timeout: TimeInterval = 30) async throws(Failure) -> String {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String, Failure>, Never>) in
-            Thread {
-                continuation.resume(returning: Result { () throws(Failure) in try runBlocking(command, timeout: timeout) })
-            }.start()
-        }
-        return try outcome.get()
+        try await OffPool.run { Result { () throws(Failure) in try runBlocking(command, timeout: timeout) } }.get()
     }
 
     private static func runBlocking(_ command: String, timeout: TimeInterval) throws(Failure) -> String {

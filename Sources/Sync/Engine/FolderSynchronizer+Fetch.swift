@@ -113,26 +113,24 @@ extension FolderSynchronizer {
                             messages: store.prepare(incoming), failed: failed)
     }
 
-    /// Links and stores a fetched batch on a dispatch thread: SQLite's calls block, and the
-    /// cooperative pool's threads are the ones downloading the next batch.
+    /// Links and stores a fetched batch off the cooperative pool (`OffPool`): SQLite's calls
+    /// block, and the pool's threads are the ones downloading the next batch.
     private func store(_ batch: FetchedBatch, folderId: Int64) -> Task<BatchOutcome, Error> {
         let (store, accountId, log) = (self.store, self.accountId, self.log)
         return Task {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: .utility).async {
-                    continuation.resume(with: Swift.Result {
-                        let linked = try store.linkKnownMessages(batch.known, accountId: accountId, folderId: folderId)
-                        // A copy found by the read may have changed since (another folder's
-                        // sync removed it): downloaded next sync instead.
-                        for message in batch.known where !linked.contains(message.uid) {
-                            log.record("UID \(message.uid): its stored copy changed meanwhile; retried next sync", level: .warning)
-                        }
-                        let summary = try store.ingest(batch.messages, accountId: accountId)
-                        return BatchOutcome(added: summary.added, linked: linked.count + summary.linked,
-                                            failed: batch.failed + batch.known.count - linked.count)
-                    })
+            try await OffPool.run {
+                Swift.Result {
+                    let linked = try store.linkKnownMessages(batch.known, accountId: accountId, folderId: folderId)
+                    // A copy found by the read may have changed since (another folder's
+                    // sync removed it): downloaded next sync instead.
+                    for message in batch.known where !linked.contains(message.uid) {
+                        log.record("UID \(message.uid): its stored copy changed meanwhile; retried next sync", level: .warning)
+                    }
+                    let summary = try store.ingest(batch.messages, accountId: accountId)
+                    return BatchOutcome(added: summary.added, linked: linked.count + summary.linked,
+                                        failed: batch.failed + batch.known.count - linked.count)
                 }
-            }
+            }.get()
         }
     }
 
