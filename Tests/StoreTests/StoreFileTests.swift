@@ -58,6 +58,29 @@ struct StoreFileTests {
         #expect(id == StoreFile.applicationID)
     }
 
+    @Test("a new store has 16 KiB pages; a store made with 4 KiB pages keeps them and opens with its mail")
+    func pageSize() throws {
+        let directory = Fixture.temporaryDirectory("storefile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.storeWithMail(in: directory)
+        let file = directory.appendingPathComponent("mailfs.sqlite").path
+        #expect(try Self.pageSize(of: file) == 16384)
+
+        // How stores made before the change were laid out.
+        try DatabaseQueue(path: file).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL")
+        }
+        #expect(try Self.pageSize(of: file) == 4096)
+        let store = try MailStore(directory: directory)
+        let account = try #require(try store.accounts().first)
+        #expect(try store.folderMessageCount(accountId: try #require(account.id)) == 50)
+        #expect(try Self.pageSize(of: file) == 4096)
+    }
+
+    static func pageSize(of file: String) throws -> Int? {
+        try DatabaseQueue(path: file).read { try Int.fetchOne($0, sql: "PRAGMA page_size") }
+    }
+
     @Test("an SQLite file without tables becomes a store")
     func emptyDatabase() throws {
         let directory = Fixture.temporaryDirectory("storefile")

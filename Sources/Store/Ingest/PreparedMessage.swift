@@ -2,12 +2,22 @@ import Foundation
 import MailCore
 
 /// A message parsed and turned into rows, ready to write. Built outside the write
-/// transaction so parsing (the slow part) never holds the database lock.
+/// transaction so parsing (the slow part) never holds the database lock, and built in
+/// full: an import or a sync prepares the next batch on other threads while one thread
+/// writes, and that thread is the busy one (docs/DECISIONS.md, "Import: reading ahead").
 struct PreparedMessage: Sendable {
     var incoming: IncomingMessage
     var parsed: ParsedMessage
     var fingerprint: MessageFingerprint
     var searchBody: String
+    /// The name shown in listings: date, sender, subject (docs/REQUIREMENTS.md §C2).
+    let baseFileName: String
+    /// What the full-text index keeps of the message besides subject and body
+    /// (`SearchIndex.columns`).
+    let searchFields: SearchFields
+    /// The message's row but for what the writer decides (`emailRecord`). Only the folder
+    /// and UID of `incoming` change after `init`, and the row holds neither.
+    private let row: EmailRecord
 
     /// The bytes to keep in the store; nil when only part of the message was fetched.
     var raw: [UInt8]?
@@ -37,6 +47,10 @@ struct PreparedMessage: Sendable {
         // longer ones are cut (`prefix` walks every character, grapheme breaking included,
         // which was 3% of a sync's CPU when done for every message).
         searchBody = body.utf8.count <= Self.maxIndexedCharacters ? body : String(body.prefix(Self.maxIndexedCharacters))
+        baseFileName = FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
+                                                 from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
+        searchFields = SearchFields(parsed)
+        row = Self.row(parsed, incoming: incoming, fingerprint: fingerprint, size: size)
     }
 
     /// Without the server's word: local bytes as a server would report them; a partial
@@ -52,11 +66,20 @@ struct PreparedMessage: Sendable {
     /// search, bounded for hostile giants.
     static let maxIndexedCharacters = 1 << 20
 
+    /// The row to insert, with the account and the unique file name the writer chose.
     func emailRecord(accountId: Int64, fileName: String) -> EmailRecord {
+        var record = row
+        record.accountId = accountId
+        record.fileName = fileName
+        return record
+    }
+
+    private static func row(_ parsed: ParsedMessage, incoming: IncomingMessage,
+                            fingerprint: MessageFingerprint, size: Int) -> EmailRecord {
         let from = parsed.from.first
         let flags = incoming.flags
         return EmailRecord(
-            id: nil, accountId: accountId, threadId: nil, fingerprint: fingerprint.stored,
+            id: nil, accountId: 0, threadId: nil, fingerprint: fingerprint.stored,
             messageId: parsed.messageID,
             inReplyTo: parsed.inReplyTo.joined(separator: " "),
             references: parsed.references.joined(separator: " "),
@@ -71,21 +94,26 @@ struct PreparedMessage: Sendable {
             bodyPlain: parsed.bodyPlain, bodyHTML: parsed.bodyHTML,
             snippet: Snippet.make(plain: parsed.bodyPlain, html: parsed.bodyHTML,
                                   fallback: parsed.subject, limit: 100),
-            hasAttachments: !parsed.attachments.isEmpty, fileName: fileName)
+            hasAttachments: !parsed.attachments.isEmpty, fileName: "")
     }
+}
 
-    /// The name shown in listings: date, sender, subject (docs/REQUIREMENTS.md §C2).
-    var baseFileName: String {
-        FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
-                                  from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
-    }
+/// The full-text index's columns besides subject and body.
+struct SearchFields: Sendable {
+    /// From, name and address.
+    var sender: String
+    /// To, Cc and Bcc.
+    var recipients: String
+    /// File names of the attachments not shown inline, one per line.
+    var attachments: String
+    /// Every part's type.
+    var mimeTypes: String
 
-    /// What the full-text index keeps of the message besides subject and body
-    /// (`SearchIndex.columns`).
-    var searchFields: (sender: String, recipients: String, attachments: String, mimeTypes: String) {
-        let named = parsed.attachments.filter { !$0.isInline }.compactMap(\.filename)
-        return (AddressFormatter.format(parsed.from), AddressFormatter.format(parsed.to + parsed.cc + parsed.bcc),
-                named.joined(separator: "\n"), parsed.partTypes.joined(separator: " "))
+    init(_ parsed: ParsedMessage) {
+        sender = AddressFormatter.format(parsed.from)
+        recipients = AddressFormatter.format(parsed.to + parsed.cc + parsed.bcc)
+        attachments = parsed.attachments.filter { !$0.isInline }.compactMap(\.filename).joined(separator: "\n")
+        mimeTypes = parsed.partTypes.joined(separator: " ")
     }
 }
 
