@@ -7,18 +7,20 @@ import Synchronization
 /// account leaves SQLite page caches and freed heap that glibc keeps for reuse (about
 /// 30 MB at 50,000 messages), and a mount sits idle most of its life. When a burst of
 /// FUSE requests has been followed by `quiet` seconds without one, it releases the
-/// store's connection memory and asks glibc to return free pages (docs/DECISIONS.md,
-/// "Memory when idle"). The listings and content sources the tree caches stay: they make
-/// the next walk fast, and they are bounded.
+/// store's connection memory and the tree's kept attributes and content sources, and asks
+/// glibc to return free pages (docs/DECISIONS.md, "Memory when idle"). The listings the
+/// tree caches stay: they make the next walk fast, and they are bounded.
 final class IdleMemoryRelease: Sendable {
     private let session: FuseSession
     private let store: MailStore
+    private let tree: MailTree
     private let quiet: TimeInterval
     private let running = Mutex(false)
 
-    init(session: FuseSession, store: MailStore, quiet: TimeInterval = 2) {
+    init(session: FuseSession, store: MailStore, tree: MailTree, quiet: TimeInterval = 2) {
         self.session = session
         self.store = store
+        self.tree = tree
         self.quiet = quiet
     }
 
@@ -41,6 +43,7 @@ final class IdleMemoryRelease: Sendable {
 
     private func release() {
         store.releaseMemory()
+        tree.releaseMemory()
         _ = glibcMallocTrim(0)
     }
 }

@@ -77,7 +77,7 @@ struct MountCommand: ParsableCommand {
         let watcher = try StoreWatcher(store: store, tree: tree)
         watcher.start()
         defer { watcher.stop() }
-        let memoryRelease = IdleMemoryRelease(session: session, store: store)
+        let memoryRelease = IdleMemoryRelease(session: session, store: store, tree: tree)
         memoryRelease.start()
         defer { memoryRelease.stop() }
         let coordinator = config.map { SyncEngine.start(config: $0, store: store, activities: activities, tree: tree) }

@@ -110,6 +110,25 @@ struct MailTreeTests {
         #expect(try path("work", "threads", thread).modified == before.thread.modified)
     }
 
+    @Test("a quiet mount's release drops kept attributes and content sources; listings stay, and stat and open answer as before")
+    func releaseMemory() throws {
+        let name = try #require(try names("work", "inbox").first)
+        let message = try path("work", "inbox", name)
+        let opened = try tree.open(message.inode, flags: O_RDONLY)
+        tree.release(message.inode, handle: opened.handle)
+        #expect(tree.listings.attributes(message.inode) != nil)
+        #expect(tree.contentSources.source(message.inode) != nil)
+
+        tree.releaseMemory()
+        #expect(tree.listings.attributes(message.inode) == nil)
+        #expect(tree.contentSources.source(message.inode) == nil)
+        let inbox = try path("work", "inbox")
+        #expect(tree.listings.listing(inbox.inode) != nil, "listings stay")
+        #expect(try tree.getattr(message.inode) == message)
+        let again = try tree.open(message.inode, flags: O_RDONLY)
+        tree.release(message.inode, handle: again.handle)
+    }
+
     @Test("the tree refuses removing a view and making an account")
     func refusals() throws {
         let account = try path("work")

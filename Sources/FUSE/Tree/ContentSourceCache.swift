@@ -25,4 +25,9 @@ final class ContentSourceCache: Sendable {
     func removeAll() {
         sources.withLock { $0.removeAll(keepingCapacity: true) }
     }
+
+    /// Empties the cache and gives its memory back (a mount gone quiet).
+    func release() {
+        sources.withLock { $0 = [:] }
+    }
 }

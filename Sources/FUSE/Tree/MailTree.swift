@@ -92,6 +92,14 @@ public final class MailTree: FilesystemOperations {
         outboxService.withLock { $0 = service }
     }
 
+    /// For a mount gone quiet (docs/DECISIONS.md, "Memory when idle"): gives back the
+    /// kept attributes and content sources, which only help while a walk is reading files.
+    /// Listings stay: they are what the next `ls` or `find` needs.
+    public func releaseMemory() {
+        listings.releaseAttributes()
+        contentSources.release()
+    }
+
     // MARK: FilesystemOperations (metadata)
 
     public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
