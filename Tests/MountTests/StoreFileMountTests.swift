@@ -55,12 +55,15 @@ struct StoreFileMountTests {
         let letters = Letter.many("Stored", 50)
         try await mount.importMail("mine", from: try Self.maildir(in: mount.root, holding: letters))
         let database = mount.dataDir.appendingPathComponent("mailfs.sqlite")
-        // The page holding the start of one message's stored bytes (its header is only there).
+        // The whole page holding the start of one message's stored bytes (its header is only
+        // there): random bytes over part of a page may land in message text alone, which
+        // SQLite cannot tell from mail.
         var bytes = [UInt8](try Data(contentsOf: database))
         let marker = Array("Message-ID: \(letters[25].messageID)".utf8)
         let offset = try #require(Data(bytes).range(of: Data(marker))?.lowerBound, "the message's bytes are in the file")
-        let page = offset / 4096 * 4096
-        for index in page..<page + 4096 { bytes[index] = UInt8.random(in: 0...255) }
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])  // the header's page size (big-endian)
+        let page = offset / pageSize * pageSize
+        for index in page..<page + pageSize { bytes[index] = UInt8.random(in: 0...255) }
         try Data(bytes).write(to: database)
 
         try await mount.start()

@@ -41,9 +41,10 @@ public final class MailStore: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // Takes effect only on a new, empty file (before WAL is set); an existing store
-            // keeps its size. 16 KiB pages: a message's bytes span a quarter of the pages
-            // and the WAL and its checkpoints a quarter of the writes, which made a
-            // 50,000-message import about 10% faster (docs/DECISIONS.md, "Page size").
+            // keeps its size. 16 KiB pages: a message's bytes span a quarter of the pages,
+            // and the WAL and its checkpoints get a quarter of the writes, which made a
+            // 50,000-message import about 10% faster (docs/DECISIONS.md, "Import: reading
+            // ahead, statement journals in memory, page size").
             try db.execute(sql: "PRAGMA page_size = \(pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // 4 MiB of page cache per connection: the pool has several readers, and the

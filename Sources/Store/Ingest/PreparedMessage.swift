@@ -4,7 +4,8 @@ import MailCore
 /// A message parsed and turned into rows, ready to write. Built outside the write
 /// transaction so parsing (the slow part) never holds the database lock, and built in
 /// full: an import or a sync prepares the next batch on other threads while one thread
-/// writes, and that thread is the busy one (docs/DECISIONS.md, "Import: reading ahead").
+/// writes, and that thread is the busy one (docs/DECISIONS.md, "Import: reading ahead,
+/// statement journals in memory, page size").
 struct PreparedMessage: Sendable {
     var incoming: IncomingMessage
     var parsed: ParsedMessage
