@@ -67,9 +67,14 @@ struct FailureSyncTests {
             defer { try? FileManager.default.removeItem(at: work) }
             let folder = "Kill-\(UUID().uuidString.prefix(8))"
             try await TestServers.seed(["create-mailbox", "--user", "carol", folder])
-            for n in 0..<600 {
+            // Ten batches: the kill must land while the sync still has work, and what is
+            // left after the first checkpoint takes the sync a second or more, far longer
+            // than the kill takes (three batches of large messages were once synced whole
+            // before it landed).
+            let count = 2_000
+            for n in 0..<count {
                 _ = try TestServers.messageFile(id: "\(folder)-\(n)@test", subject: "Kill \(n)",
-                                                body: String(repeating: "payload \(n) ", count: 10_000), in: work)
+                                                body: String(repeating: "payload \(n) ", count: 2_000), in: work)
             }
             try await TestServers.seed(["append", "--user", "carol", "--mailbox", folder, work.path])
             let harness = try SyncHarness(try TestServers.accountTOML(name: "carol", user: "carol"))
@@ -85,12 +90,12 @@ struct FailureSyncTests {
             await sync.value
             #expect(harness.state("carol").phase == .error)
             let partial = try harness.messages("carol", folder).count
-            #expect(partial < 600)
+            #expect(partial < count, "the kill landed after the sync ended")
             try await TestServers.control("start", "dovecot")
             await harness.sync("carol")
             #expect(harness.state("carol").lastError == nil, "\(harness.log("carol"))")
             try await harness.expectAgreement("carol", user: "carol", folder: folder)
-            #expect(try harness.messages("carol", folder).count == 600)
+            #expect(try harness.messages("carol", folder).count == count)
         }
     }
 }
