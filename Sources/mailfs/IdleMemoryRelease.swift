@@ -7,9 +7,9 @@ import Synchronization
 /// account leaves SQLite page caches and freed heap that glibc keeps for reuse (about
 /// 30 MB at 50,000 messages), and a mount sits idle most of its life. When a burst of
 /// FUSE requests has been followed by `quiet` seconds without one, it releases the
-/// store's connection memory and the tree's kept attributes and content sources, and asks
-/// glibc to return free pages (docs/DECISIONS.md, "Memory when idle"). The listings the
-/// tree caches stay: they make the next walk fast, and they are bounded.
+/// store's connection memory and the tree's content sources, and asks glibc to return
+/// free pages (docs/DECISIONS.md, "Memory when idle"). The listings and attributes the
+/// tree keeps stay: they make the next walk fast, and they are bounded.
 final class IdleMemoryRelease: Sendable {
     private let session: FuseSession
     private let store: MailStore

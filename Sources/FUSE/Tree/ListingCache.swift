@@ -75,12 +75,6 @@ final class ListingCache: Sendable {
         }
     }
 
-    /// Drops every kept attribute and the memory that held them, listings staying: for a
-    /// mount gone quiet, whose next `stat` after a read can ask the store again.
-    func releaseAttributes() {
-        state.withLock { $0.attributes = [:] }
-    }
-
     /// Drops one file's attributes (a download told its exact size).
     func forgetAttributes(of inode: Inode) {
         state.withLock { state in

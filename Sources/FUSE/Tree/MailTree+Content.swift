@@ -66,6 +66,10 @@ extension MailTree {
     func contentSource(_ node: Node) throws -> ContentSource {
         switch node {
         case .message(let id):
+            // Stored bytes are asked for first: their pages are the ones the first read
+            // needs next, while the message's row lives in other pages, which with the page
+            // cache dropped is one more read from disk per `cat`.
+            if try store.hasRawMessage(emailId: id) { return .store }
             guard let source = try store.messageSource(emailId: id) else { throw FSError(ENOENT) }
             if source.isStored { return .store }
             return .server(.message(id), size: source.sizeBytes, sizeIsExact: true)

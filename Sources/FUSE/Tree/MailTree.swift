@@ -93,10 +93,10 @@ public final class MailTree: FilesystemOperations {
     }
 
     /// For a mount gone quiet (docs/DECISIONS.md, "Memory when idle"): gives back the
-    /// kept attributes and content sources, which only help while a walk is reading files.
-    /// Listings stay: they are what the next `ls` or `find` needs.
+    /// content sources of the files opened so far (one indexed query brings one back at the
+    /// file's next open). Listings and kept attributes stay: the next `ls`, `find` or `stat`
+    /// needs them, and a `stat` the store answers costs more than an open's query.
     public func releaseMemory() {
-        listings.releaseAttributes()
         contentSources.release()
     }
 

@@ -158,7 +158,7 @@ extension MailStore {
     /// reading them.
     public func hasRawMessage(emailId: Int64) throws -> Bool {
         try treeRead { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)",
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)"),
                               arguments: [emailId]) ?? false
         }
     }
