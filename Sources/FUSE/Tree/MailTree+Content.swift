@@ -68,11 +68,11 @@ extension MailTree {
         case .message(let id):
             // Stored bytes are asked for first: their pages are the ones the first read
             // needs next, while the message's row lives in other pages, which with the page
-            // cache dropped is one more read from disk per `cat`.
+            // cache dropped is one more read from disk per `cat`. A message stored without
+            // its bytes never gains them in the store (they go to the content cache).
             if try store.hasRawMessage(emailId: id) { return .store }
-            guard let source = try store.messageSource(emailId: id) else { throw FSError(ENOENT) }
-            if source.isStored { return .store }
-            return .server(.message(id), size: source.sizeBytes, sizeIsExact: true)
+            guard let size = try store.messageSize(emailId: id) else { throw FSError(ENOENT) }
+            return .server(.message(id), size: size, sizeIsExact: true)
         case .attachmentFile(let id):
             guard let attachment = try store.attachment(id: id) else { throw FSError(ENOENT) }
             if try store.hasRawMessage(emailId: attachment.emailId) { return .store }

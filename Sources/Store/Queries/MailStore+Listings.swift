@@ -89,17 +89,13 @@ extension MailStore {
         }
     }
 
-    /// What opening a message needs: its size, and whether the store holds its bytes (else
-    /// they come from the content cache or the server). One indexed lookup, no blob read.
-    public func messageSource(emailId: Int64) throws -> (sizeBytes: Int64, isStored: Bool)? {
+    /// A message's size as the server reported it, nil when the message is gone: what
+    /// opening a message whose bytes the store lacks needs (`hasRawMessage` says which).
+    /// One indexed lookup, no blob read.
+    public func messageSize(emailId: Int64) throws -> Int64? {
         try treeRead { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT e.sizeBytes, EXISTS (SELECT 1 FROM messageContent c WHERE c.emailId = e.id)
-                FROM \(MessageEntry.email) WHERE e.id = ?
-                """)
-            return try Row.fetchOne(statement, arguments: [emailId]).map { row in
-                (sizeBytes: row[0], isStored: row[1])
-            }
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT e.sizeBytes FROM \(MessageEntry.email) WHERE e.id = ?"),
+                               arguments: [emailId])
         }
     }
 
