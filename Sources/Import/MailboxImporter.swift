@@ -65,6 +65,7 @@ public struct MailboxImporter: Sendable {
             report.skipped += batch.skipped
         })
         try store.rethread(accountId: accountId)
+        try store.flushSearchIndex()
         return report
     }
 

@@ -95,8 +95,9 @@ extension MailStore {
     /// Rows of the full-text index holding `word` in any column: what ingest wrote and
     /// deletion or retention must remove.
     func indexedCount(_ word: String) throws -> Int {
-        try pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailSearch WHERE emailSearch MATCH ?",
+        searchIndex.waitUntilWritten()
+        return try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM search.emailSearch WHERE emailSearch MATCH ?",
                              arguments: [FullTextExpression.quoted(word)]) ?? 0
         }
     }

@@ -6,14 +6,14 @@ import Testing
 @Suite("Storing messages")
 struct IngestTests {
     @Test("the full-text index keeps a text whole up to its limit and cuts a longer one at that many characters",
-          arguments: [PreparedMessage.maxIndexedCharacters, PreparedMessage.maxIndexedCharacters + 3])
+          arguments: [SearchEntry.maxBodyCharacters, SearchEntry.maxBodyCharacters + 3])
     func indexedTextLimit(characters: Int) {
         // "é" is two UTF-8 bytes: a text within the limit in characters but not in bytes
         // must still be kept whole.
         let text = String(repeating: "é", count: characters)
         let raw = Array("From: a@x\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(text)".utf8)
         let prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: 1, uid: 1, flags: .init(), arrival: Date()))
-        #expect(prepared.searchBody.count == min(characters, PreparedMessage.maxIndexedCharacters))
+        #expect(prepared.searchEntry.body.count == min(characters, SearchEntry.maxBodyCharacters))
     }
 
     @Test("the store directory is 0700 and its database files 0600")

@@ -257,5 +257,7 @@ struct SearchIndexMigrationTests {
             #expect(try store.messages(matching: SearchParser.parse(query), in: .everyAccount).map(\.id) == [1], "\(query)")
         }
         #expect(try store.messages(matching: SearchParser.parse("from:bob"), in: .everyAccount).isEmpty)
+        // The rows moved to the index's own file.
+        #expect(try store.pool.read { db in try db.tableExists("emailSearch", in: "main") } == false)
     }
 }

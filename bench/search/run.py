@@ -167,12 +167,13 @@ def everything(sides: Sides) -> dict:
 
 
 def index_sizes(sides: Sides) -> dict:
-    """Bytes of the FTS5 tables (pages of emailSearch's shadow tables, from `dbstat`), the
-    copy of the indexed text among them, the whole store, and notmuch's database."""
-    database = sides.store / "mailfs.sqlite"
+    """Bytes of the FTS5 tables (pages of emailSearch's shadow tables in the index's own
+    file, from `dbstat`), the copy of the indexed text among them, the whole store with its
+    index, and notmuch's database."""
+    database = sides.store / "mailfs-search.sqlite"
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
         tables = dict(db.execute("SELECT name, SUM(pgsize) FROM dbstat WHERE name LIKE 'emailSearch%' GROUP BY name"))
-    store = sum(path.stat().st_size for path in sides.store.glob("mailfs.sqlite*"))
+    store = sum(path.stat().st_size for path in sides.store.glob("mailfs*.sqlite*"))
     notmuch = du(sides.notmuch_dir / "db")
     return {"fts": sum(tables.values()), "content": tables.get("emailSearch_content", 0), "store": store,
             "notmuch": notmuch}

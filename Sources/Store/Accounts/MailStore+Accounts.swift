@@ -38,9 +38,6 @@ extension MailStore {
         try pool.write { db in
             guard let account = try AccountRecord.filter(Column("name") == name).fetchOne(db),
                   let id = account.id else { return false }
-            try db.execute(sql: """
-                DELETE FROM emailSearch WHERE rowid IN (SELECT id FROM email WHERE accountId = ?)
-                """, arguments: [id])
             return try AccountRecord.deleteOne(db, key: id)
         }
     }

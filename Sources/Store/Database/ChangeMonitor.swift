@@ -3,7 +3,8 @@ import GRDB
 import Synchronization
 
 /// Notices commits made by any other connection or process (`mailfs import` beside a
-/// mount, the sync engine's writer) through SQLite's `data_version`, which only a
+/// mount, the sync engine's writer, the full-text index's writer) through SQLite's
+/// `data_version` of the store and of the index, which only a
 /// dedicated connection can read meaningfully: it is per connection. Commits of this
 /// process's own writer also wake `waitForCommit` at once, so new mail a sync stores is
 /// shown without waiting for the next poll.
@@ -12,20 +13,29 @@ public final class ChangeMonitor: Sendable {
     private let lastVersion: Mutex<Int>
     private let commits = CommitSignal()
 
-    init(databasePath: String, writer: DatabasePool) throws {
+    /// `writers`: this process's connections whose commits wake `waitForCommit`.
+    init(databasePath: String, searchIndexPath: String, writers: [any DatabaseWriter]) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS \(SearchIndexFile.schema)", arguments: [searchIndexPath])
+        }
         queue = try DatabaseQueue(path: databasePath, configuration: configuration)
-        let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
-        lastVersion = Mutex(version)
+        lastVersion = Mutex(try queue.read(Self.version))
         // Observed for as long as this monitor lives (GRDB holds the observer weakly).
-        writer.add(transactionObserver: commits)
+        for writer in writers { writer.add(transactionObserver: commits) }
+    }
+
+    /// The store's and the index's versions together: the index is written after the store.
+    private static func version(_ db: Database) throws -> Int {
+        let store = try Int.fetchOne(db, sql: "PRAGMA main.data_version") ?? 0
+        let index = try Int.fetchOne(db, sql: "PRAGMA \(SearchIndexFile.schema).data_version") ?? 0
+        return store &* 1_000_003 &+ index
     }
 
     /// True once for every batch of commits since the previous call.
     public func hasChanged() -> Bool {
-        guard let version = try? queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 })
-        else { return false }
+        guard let version = try? queue.read(Self.version) else { return false }
         return lastVersion.withLock { last in
             defer { last = version }
             return version != last
@@ -68,6 +78,7 @@ private final class CommitSignal: TransactionObserver, @unchecked Sendable {
 
 extension MailStore {
     public func makeChangeMonitor() throws -> ChangeMonitor {
-        try ChangeMonitor(databasePath: databaseURL.path, writer: pool)
+        try ChangeMonitor(databasePath: databaseURL.path, searchIndexPath: searchIndex.index.path,
+                          writers: [pool, searchIndex.index])
     }
 }

@@ -13,8 +13,11 @@ public final class MailStore: Sendable {
     let storageMemo = Mutex<[Int64: (at: Date, use: StorageUse)]>([:])
     /// The first sign that the file is damaged in pages the start-up checks never read.
     let damageFound = Mutex<StoreFileError?>(nil)
+    /// The full-text index, in a file of its own beside the store.
+    let searchIndex: SearchIndexWriter
 
-    /// Opens (creating if needed) `<directory>/mailfs.sqlite`. The directory is made 0700
+    /// Opens (creating if needed) `<directory>/mailfs.sqlite` and its full-text index,
+    /// `mailfs-search.sqlite`. The directory is made 0700
     /// and the database files 0600: mail is private. A file that is not a usable mailfs
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
     /// is left as it was.
@@ -28,7 +31,12 @@ public final class MailStore: Sendable {
         databaseURL = directory.appendingPathComponent("mailfs.sqlite")
         acceptanceLog = AcceptanceLog(directory: directory)
         try StoreFile.check(databaseURL)
-        pool = try Self.openPool(at: databaseURL)
+        // The index file first: the store's readers attach it when they open.
+        let searchURL = directory.appendingPathComponent(SearchIndexFile.name)
+        let index = try SearchIndexFile.open(searchURL)
+        pool = try Self.openPool(at: databaseURL, searchIndex: searchURL)
+        searchIndex = SearchIndexWriter(index: index, store: pool)
+        searchIndex.catchUp()
         try Self.restrictPermissions(of: directory)
     }
 
@@ -36,9 +44,13 @@ public final class MailStore: Sendable {
     static let pageSize = 16384
 
     /// The pool, migrated; errors that mean a damaged file become `StoreFileError`.
-    private static func openPool(at url: URL) throws -> DatabasePool {
+    private static func openPool(at url: URL, searchIndex: URL) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        // Another process writing (`mailfs import` beside a mount, the index's writer
+        // clearing `searchRemoval`) or closing the store (its last connection checkpoints
+        // under an exclusive lock) makes a write or an open wait, not fail.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             // Takes effect only on a new, empty file (before WAL is set); an existing store
             // keeps its size. 16 KiB pages: a message's bytes span a quarter of the pages,
@@ -50,12 +62,17 @@ public final class MailStore: Sendable {
             // 4 MiB of page cache per connection: the pool has several readers, and the
             // mount's memory budget (150 MB) matters more than re-reading hot pages.
             try db.execute(sql: "PRAGMA cache_size = -4096")
+            // Readers only: a write transaction locks every database attached to its
+            // connection, and the index has a writer of its own (`SearchIndexWriter`).
+            if db.configuration.readonly {
+                try db.execute(sql: "ATTACH DATABASE ? AS \(SearchIndexFile.schema)", arguments: [searchIndex.path])
+            }
         }
         configuration.maximumReaderCount = 4
         do {
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             try StoreFile.claim(pool)
-            try Schema.migrator.migrate(pool)
+            try Schema.migrate(pool, searchIndex: searchIndex)
             try keepStatementJournalsInMemory(pool)
             return pool
         } catch let error as DatabaseError {
@@ -79,6 +96,7 @@ public final class MailStore: Sendable {
     /// meant for a mount that has gone quiet (docs/DECISIONS.md, "Memory when idle").
     public func releaseMemory() {
         pool.releaseMemory()
+        searchIndex.releaseMemory()
     }
 
     public static func temporary() throws -> (MailStore, URL) {
@@ -89,7 +107,7 @@ public final class MailStore: Sendable {
 
     private static func restrictPermissions(of directory: URL) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        for name in names where name.hasPrefix("mailfs.sqlite") {
+        for name in names where name.hasPrefix("mailfs.sqlite") || name.hasPrefix(SearchIndexFile.name) {
             chmod(directory.appendingPathComponent(name).path, 0o600)
         }
     }

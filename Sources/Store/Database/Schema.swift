@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Versioned migrations of the store. Never edit a shipped migration: add one.
@@ -18,7 +19,20 @@ enum Schema {
         AccountStorage.register(in: &migrator)
         migrator.registerMigration("v5-redundant-indexes", migrate: dropRedundantIndexes)
         migrator.registerMigration("v6-folder-settled", migrate: addSettledState)
+        SearchIndex.registerOwnFile(in: &migrator)
         return migrator
+    }
+
+    /// Migrates the store. A store from before the full-text index had its own file gets
+    /// its index rows copied there before the migration that drops them runs.
+    static func migrate(_ pool: DatabasePool, searchIndex: URL) throws {
+        let migrator = migrator
+        let applied = try pool.writeWithoutTransaction { db in try migrator.appliedIdentifiers(db) }
+        if !applied.contains(SearchIndex.ownFile) {
+            try migrator.migrate(pool, upTo: SearchIndex.lastInStore)
+            try SearchIndex.moveOutOfStore(pool, to: searchIndex)
+        }
+        try migrator.migrate(pool)
     }
 
     private static func createCore(_ db: Database) throws {

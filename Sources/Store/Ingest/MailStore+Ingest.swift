@@ -13,7 +13,12 @@ extension MailStore {
 
     /// `ingest` of messages prepared beforehand (`prepare`).
     public func ingest(_ batch: PreparedBatch, accountId: Int64) throws -> IngestSummary {
-        try pool.write { db in try Self.ingest(batch.messages, accountId: accountId, db: db) }
+        var added: [SearchEntry] = []
+        let summary = try pool.write { db in
+            try Self.ingest(batch.messages, accountId: accountId, indexing: &added, db: db)
+        }
+        searchIndex.add(added)
+        return summary
     }
 
     /// Parses messages and turns them into rows, on every core, without touching the
@@ -26,7 +31,8 @@ extension MailStore {
     /// folder's counter in the same transaction (their own `uid` is not read), so batches
     /// prepared ahead of time get consecutive UIDs in the order they are stored.
     public func ingestImported(_ batch: PreparedBatch, folderId: Int64, accountId: Int64) throws -> IngestSummary {
-        try pool.write { db in
+        var added: [SearchEntry] = []
+        let summary = try pool.write { db in
             let last = try Int64.fetchOne(
                 db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [folderId]) ?? 0
             try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?",
@@ -37,15 +43,18 @@ extension MailStore {
                 message.incoming.uid = last + 1 + Int64(offset)
                 return message
             }
-            return try Self.ingest(numbered, accountId: accountId, db: db)
+            return try Self.ingest(numbered, accountId: accountId, indexing: &added, db: db)
         }
+        searchIndex.add(added)
+        return summary
     }
 
-    private static func ingest(_ messages: [PreparedMessage], accountId: Int64, db: Database) throws -> IngestSummary {
+    private static func ingest(_ messages: [PreparedMessage], accountId: Int64, indexing added: inout [SearchEntry],
+                               db: Database) throws -> IngestSummary {
         let rule = try SameMessage.rule(accountId: accountId, db: db)
         var summary = IngestSummary()
         for message in messages {
-            summary += try ingest(message, accountId: accountId, rule: rule, db: db)
+            summary += try ingest(message, accountId: accountId, rule: rule, indexing: &added, db: db)
         }
         return summary
     }
@@ -53,8 +62,12 @@ extension MailStore {
     /// Every statement here runs once per message or more: they are prepared once per
     /// connection (`cachedStatement`), which took the parser and GRDB's authorizer (and the
     /// triggers' compilation) out of a tenth of an import's CPU time.
+    ///
+    /// A new message's full-text row goes to `added`, for the caller to hand to
+    /// `searchIndex` once the transaction has committed (never inside it: the index's
+    /// writer may be waiting for the store's).
     static func ingest(_ message: PreparedMessage, accountId: Int64, rule: SameMessage.Rule,
-                       db: Database) throws -> IngestSummary {
+                       indexing added: inout [SearchEntry], db: Database) throws -> IngestSummary {
         var summary = IngestSummary()
         let folderId = message.incoming.folderId
         let uid = message.incoming.uid
@@ -80,11 +93,9 @@ extension MailStore {
         }
         try insertAttachments(message.parsed.attachments, emailId: emailId,
                               downloaded: message.raw != nil, db: db)
-        let fields = message.searchFields
-        try db.cachedStatement(sql: SearchIndex.insert).execute(arguments: [
-            emailId, message.parsed.subject, fields.sender, fields.recipients, message.searchBody,
-            fields.attachments, fields.mimeTypes,
-        ])
+        var entry = message.searchEntry
+        entry.emailId = emailId
+        added.append(entry)
         summary.added = 1
         return summary
     }

@@ -10,12 +10,10 @@ struct PreparedMessage: Sendable {
     var incoming: IncomingMessage
     var parsed: ParsedMessage
     var fingerprint: MessageFingerprint
-    var searchBody: String
     /// The name shown in listings: date, sender, subject (docs/REQUIREMENTS.md §C2).
     let baseFileName: String
-    /// What the full-text index keeps of the message besides subject and body
-    /// (`SearchIndex.columns`).
-    let searchFields: SearchFields
+    /// What the full-text index keeps of the message, but for its id.
+    let searchEntry: SearchEntry
     /// The message's row but for what the writer decides (`emailRecord`). Only the folder
     /// and UID of `incoming` change after `init`, and the row holds neither.
     private let row: EmailRecord
@@ -43,14 +41,9 @@ struct PreparedMessage: Sendable {
                 + (partial.bodyHTML == nil ? [] : ["text/html"]) + partial.attachments.map(\.mimeType)
         }
         fingerprint = incoming.fingerprint ?? Self.fingerprint(of: incoming.content)
-        let body = parsed.bodyPlain ?? parsed.bodyHTML.map { HTMLText.plainText(fromHTML: $0) } ?? ""
-        // A text of at most that many UTF-8 bytes has at most that many characters: only
-        // longer ones are cut (`prefix` walks every character, grapheme breaking included,
-        // which was 3% of a sync's CPU when done for every message).
-        searchBody = body.utf8.count <= Self.maxIndexedCharacters ? body : String(body.prefix(Self.maxIndexedCharacters))
         baseFileName = FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
                                                  from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
-        searchFields = SearchFields(parsed)
+        searchEntry = SearchEntry(parsed)
         row = Self.row(parsed, incoming: incoming, fingerprint: fingerprint, size: size)
     }
 
@@ -62,10 +55,6 @@ struct PreparedMessage: Sendable {
         case .partial(let partial): return MessageFingerprint(size: partial.size, header: partial.header)
         }
     }
-
-    /// The full-text index keeps the first megabyte of text of a message: enough for
-    /// search, bounded for hostile giants.
-    static let maxIndexedCharacters = 1 << 20
 
     /// The row to insert, with the account and the unique file name the writer chose.
     func emailRecord(accountId: Int64, fileName: String) -> EmailRecord {
@@ -96,25 +85,6 @@ struct PreparedMessage: Sendable {
             snippet: Snippet.make(plain: parsed.bodyPlain, html: parsed.bodyHTML,
                                   fallback: parsed.subject, limit: 100),
             hasAttachments: !parsed.attachments.isEmpty, fileName: "")
-    }
-}
-
-/// The full-text index's columns besides subject and body.
-struct SearchFields: Sendable {
-    /// From, name and address.
-    var sender: String
-    /// To, Cc and Bcc.
-    var recipients: String
-    /// File names of the attachments not shown inline, one per line.
-    var attachments: String
-    /// Every part's type.
-    var mimeTypes: String
-
-    init(_ parsed: ParsedMessage) {
-        sender = AddressFormatter.format(parsed.from)
-        recipients = AddressFormatter.format(parsed.to + parsed.cc + parsed.bcc)
-        attachments = parsed.attachments.filter { !$0.isInline }.compactMap(\.filename).joined(separator: "\n")
-        mimeTypes = parsed.partTypes.joined(separator: " ")
     }
 }
 

@@ -123,14 +123,12 @@ struct JournalFinisher {
             DELETE FROM email WHERE id = ? AND isDeleted = 1
               AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)
             """, arguments: [emailId])
-        if db.changesCount > 0 { try db.execute(sql: "DELETE FROM emailSearch WHERE rowid = ?", arguments: [emailId]) }
     }
 
     private func purgeUnfiled(_ emailId: Int64?) throws {
         guard let emailId else { return }
         try db.execute(sql: "DELETE FROM email WHERE id = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)",
                        arguments: [emailId])
-        if db.changesCount > 0 { try db.execute(sql: "DELETE FROM emailSearch WHERE rowid = ?", arguments: [emailId]) }
     }
 
     /// A created or renamed folder's server name, and its subfolders' names below it.

@@ -10,7 +10,8 @@ extension MailStore {
     public func recordAppend(_ raw: [UInt8], folderId: Int64, flags: MessageFlags,
                              context: WriteContext, now: Date = Date()) throws -> String {
         var prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: folderId, uid: 0, flags: flags, arrival: now))
-        return try pool.write { db in
+        var added: [SearchEntry] = []
+        let fileName = try pool.write { db in
             let rule = try SameMessage.rule(accountId: context.accountId, db: db)
             if rule == .identicalBytes, let held = try Self.heldCopy(of: prepared, accountId: context.accountId, db: db) {
                 return held
@@ -24,7 +25,7 @@ extension MailStore {
             guard let changeId = row.id else { throw LocalChangeError.notFound }
             let placeholder = PlaceholderUID.forChange(changeId)
             prepared.incoming.uid = placeholder
-            _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, db: db)
+            _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, indexing: &added, db: db)
             guard let emailId = try Int64.fetchOne(db, sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?",
                                                    arguments: [folderId, placeholder]) else {
                 throw LocalChangeError.notFound
@@ -38,6 +39,8 @@ extension MailStore {
             try writer.finishIfOffline()
             return try String.fetchOne(db, sql: "SELECT fileName FROM email WHERE id = ?", arguments: [emailId]) ?? ""
         }
+        searchIndex.add(added)
+        return fileName
     }
 
     /// The file name of the stored message with these bytes, when the target folder shows it.

@@ -33,7 +33,6 @@ extension MailStore {
                 let arguments = StatementArguments(chunk)
                 files += try String.fetchAll(db, sql: "SELECT fileName FROM cachedContent WHERE emailId IN (\(marks))",
                                              arguments: arguments)
-                try db.execute(sql: "DELETE FROM emailSearch WHERE rowid IN (\(marks))", arguments: arguments)
                 try db.execute(sql: "DELETE FROM email WHERE id IN (\(marks))", arguments: arguments)
             }
             return (ids.count, files)

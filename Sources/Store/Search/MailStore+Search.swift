@@ -9,6 +9,13 @@ public enum SearchScope: Sendable, Hashable {
 }
 
 extension MailStore {
+    /// Returns once the full-text index holds what this process stored, and throws what
+    /// went wrong writing it since the last call. For the end of an import or a sync: what
+    /// failed is indexed again when the store is next opened.
+    public func flushSearchIndex() throws {
+        try searchIndex.flush()
+    }
+
     /// The messages matching `query`, oldest first, as listings show them: every message of
     /// the scope that is not deleted (the same set `threads/` shows), in one statement over
     /// the listing index. `now` and `calendar` resolve relative dates (`today`, `7d`).
@@ -27,6 +34,8 @@ extension MailStore {
             sql += " LIMIT ?"
             arguments += [limit]
         }
+        // This process's new mail is in the index before the query reads it.
+        searchIndex.waitUntilWritten()
         return try treeRead { db in try MessageEntry.fetchAll(db, sql: sql, arguments: arguments) }
     }
 

@@ -81,7 +81,7 @@ struct SearchCompiler {
     }
 
     private func fullText(_ expression: String) -> Condition {
-        Condition(sql: "e.id IN (SELECT rowid FROM emailSearch WHERE emailSearch MATCH ?)", arguments: [expression])
+        Condition(sql: "e.id IN (SELECT rowid FROM search.emailSearch WHERE emailSearch MATCH ?)", arguments: [expression])
     }
 
     private func wrapped(_ prefix: String, _ inner: Condition) -> Condition {

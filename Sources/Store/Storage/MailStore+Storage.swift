@@ -42,7 +42,7 @@ extension MailStore {
     /// The index's blocks (blob lengths: read from record headers, not the blocks), shared
     /// out by each account's number of messages.
     private static func indexShare(accountId: Int64, db: Database) throws -> Int64 {
-        let total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(block)), 0) FROM emailSearch_data") ?? 0
+        let total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(block)), 0) FROM search.emailSearch_data") ?? 0
         let all = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM email") ?? 0
         let mine = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM email WHERE accountId = ?", arguments: [accountId]) ?? 0
         return all > 0 ? total * mine / all : 0

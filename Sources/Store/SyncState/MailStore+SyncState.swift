@@ -237,7 +237,6 @@ extension MailStore {
             let sql = "SELECT id FROM email e WHERE accountId = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)"
             let ids = try Int64.fetchAll(db, sql: sql, arguments: [accountId])
             for id in ids {
-                try db.execute(sql: "DELETE FROM emailSearch WHERE rowid = ?", arguments: [id])
                 try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id])
             }
             return ids.count

@@ -41,6 +41,13 @@ extension AccountSynchronizer {
                 activity.log.record("\(folder.path): \(error); skipped until the next sync", level: .error)
             }
         }
+        // The cycle ends with its mail searchable (and a failure of the index said here).
+        do {
+            try store.flushSearchIndex()
+        } catch {
+            activity.log.record("full-text index: \(error); what it lacks is indexed when the store is next opened",
+                                level: .error)
+        }
         activity.record(.foldersDone(folders.count))
         return failures
     }
