@@ -120,6 +120,11 @@ struct IngestTests {
         _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "g@x", subject: "Bye"),
                                                  folder: inbox, uid: 1)], accountId: account)
         #expect(try temp.store.deleteAccount(named: "gone"))
+        // Out of the index file when deleteAccount returns (`mailfs forget` exits then),
+        // without waiting for the index's queue.
+        #expect(try temp.store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM search.emailSearch_docsize")
+        } == 0)
         #expect(try temp.store.accounts().isEmpty)
         #expect(try temp.store.message(id: 1) == nil)
         #expect(try temp.store.indexedCount("bye") == 0)

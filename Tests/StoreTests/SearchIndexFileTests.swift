@@ -104,6 +104,25 @@ struct SearchIndexFileTests {
         #expect(try Self.ids(store, "mimetype:pdf") == [ids[3]])
     }
 
+    @Test("a job that fails is reported by the next flush, and the flush after it has the lost rows back")
+    func failedJobHeals() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        // Another process holds the index's write lock past the writer's busy timeout.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: Self.searchFile(in: temp.directory).path, configuration: configuration)
+        try other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "Budget plans"), folder: inbox, uid: 1)],
+                                  accountId: account)
+        temp.store.searchIndex.waitUntilWritten()
+        try other.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        #expect(throws: DatabaseError.self) { try temp.store.flushSearchIndex() }
+        try temp.store.flushSearchIndex()
+        #expect(try Self.ids(temp.store, "budget").count == 1)
+    }
+
     @Test("a message deleted from the store leaves the index")
     func removal() throws {
         let directory = Fixture.temporaryDirectory("search-removal")

@@ -33,13 +33,16 @@ extension MailStore {
         try pool.read { db in try String.fetchOne(db, sql: "SELECT name FROM account WHERE id = ?", arguments: [id]) }
     }
 
-    /// Deletes an account and everything it owns (`mailfs forget`).
+    /// Deletes an account and everything it owns (`mailfs forget`), its messages' rows in
+    /// the full-text index included before it returns (the command exits right after).
     public func deleteAccount(named name: String) throws -> Bool {
-        try pool.write { db in
+        let deleted = try pool.write { db in
             guard let account = try AccountRecord.filter(Column("name") == name).fetchOne(db),
                   let id = account.id else { return false }
             return try AccountRecord.deleteOne(db, key: id)
         }
+        try searchIndex.flush()
+        return deleted
     }
 
     /// The folder at `path` ("Projects/Budget") of an account, created if missing together

@@ -15,8 +15,9 @@ import Synchronization
 ///   for the index, ends by removing those rows from the index, then the ids from
 ///   `searchRemoval` (until then a search cannot show them: it reads the store's rows);
 /// - anything lost on the way (a crash between a commit and its index job, an index file
-///   removed or damaged, a store from before the index had its own file): `catchUp`, queued
-///   when the store opens, indexes what the index lacks from the stored messages.
+///   removed or damaged, a store from before the index had its own file, a job that
+///   failed): `catchUp`, queued when the store opens and by a `flush` that reports a
+///   failure, indexes what the index lacks from the stored messages.
 /// A search waits for the jobs queued before it (`waitUntilWritten`), so a process sees its
 /// own new mail at once; another process's, once that process's job commits.
 ///
@@ -71,9 +72,15 @@ final class SearchIndexWriter: Sendable {
     }
 
     /// `waitUntilWritten`, then the first failure of a job since the last flush, if any.
+    /// After a failure a catch-up is queued, so a mount that stays up gets back the rows a
+    /// failed job lost (a full disk, a lock held past the busy timeout) at its next flush,
+    /// not only at its next start; a failure that lasts is retried once per flush, not in a loop.
     func flush() throws {
         waitUntilWritten()
-        if let error = failure.withLock({ error in defer { error = nil }; return error }) { throw error }
+        if let error = failure.withLock({ error in defer { error = nil }; return error }) {
+            catchUp()
+            throw error
+        }
     }
 
     func releaseMemory() {

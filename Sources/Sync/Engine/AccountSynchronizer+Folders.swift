@@ -42,10 +42,10 @@ extension AccountSynchronizer {
             }
         }
         // The cycle ends with its mail searchable (and a failure of the index said here).
-        do {
-            try store.flushSearchIndex()
-        } catch {
-            activity.log.record("full-text index: \(error); what it lacks is indexed when the store is next opened",
+        // The wait blocks until the index's queue is done: off the cooperative pool.
+        let store = self.store
+        if case .failure(let error) = await OffPool.run({ Result { try store.flushSearchIndex() } }) {
+            activity.log.record("full-text index: \(error); what it lacks is indexed again from the store",
                                 level: .error)
         }
         activity.record(.foldersDone(folders.count))
