@@ -80,6 +80,12 @@ def fuse_limit(rows: dict) -> list:
                 lines.append((f"reference: {name} {state}, mailfs vs the C passthrough FUSE file system",
                               f"{ours.mailfs / limit.mailfs:.2f}x (passthrough is {table.show_ratio(limit.ratio)} "
                               f"of the Maildir)", "n/a"))
+    for state in ("warm", "cold"):
+        ours, floor = rows.get(f"grep/{state}"), rows.get(f"fuse-noopen-grep/{state}")
+        if ours and floor and floor.mailfs:
+            lines.append((f"reference: grep -r {state}, mailfs vs the C passthrough without OPEN",
+                          f"{ours.mailfs / floor.mailfs:.2f}x (passthrough without OPEN is "
+                          f"{table.show_ratio(floor.ratio)} of the Maildir)", "n/a"))
     return lines
 
 

@@ -1,5 +1,7 @@
 """The physical limit of FUSE here: bench/passthrough (a trivial C libfuse3 file system serving
-the same Maildir from disk) against the Maildir itself, for the same `grep -r` and `ls -l`."""
+the same Maildir from disk) against the Maildir itself, for the same `grep -r` and `ls -l`; and
+the same `grep -r` with the passthrough's OPEN turned off (`--no-open`), the least any FUSE file
+system pays here at all."""
 import os
 import subprocess
 import time
@@ -11,15 +13,16 @@ MOUNT_TIMEOUT = 30.0
 
 
 class Passthrough:
-    """bench/passthrough SOURCE MOUNTPOINT in the foreground; unmounted on exit."""
+    """bench/passthrough [--no-open] SOURCE MOUNTPOINT in the foreground; unmounted on exit."""
 
-    def __init__(self, binary: Path, source: Path, mount_point: Path):
+    def __init__(self, binary: Path, source: Path, mount_point: Path, no_open: bool = False):
         self.binary, self.source, self.mount_point = binary, source, mount_point
+        self.flags = ["--no-open"] if no_open else []
         self.process = None
 
     def __enter__(self):
         self.mount_point.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen([str(self.binary), str(self.source), str(self.mount_point)],
+        self.process = subprocess.Popen([str(self.binary), *self.flags, str(self.source), str(self.mount_point)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + MOUNT_TIMEOUT
         while not os.path.ismount(self.mount_point):
@@ -48,6 +51,13 @@ def measure(setup: Setup, binary: Path) -> list:
                                ["grep", "-r", setup.word, str(mount_point)],
                                ["grep", "-r", setup.word, str(setup.corpus)], allowed_exit=(0, 1))
         rows += outcome.rows
+    with Passthrough(binary, setup.corpus, mount_point, no_open=True):
+        outcome = side_by_side(setup, "fuse-noopen-grep", f"C passthrough FUSE without OPEN: grep -r {setup.word}",
+                               ["grep", "-r", setup.word, str(mount_point)],
+                               ["grep", "-r", setup.word, str(setup.corpus)], allowed_exit=(0, 1))
+        rows += outcome.rows
     setup.notes.append("C passthrough FUSE rows: the first column is bench/passthrough serving the Maildir "
-                       "(not mailfs); their ratio is the least any FUSE file system pays on this kernel.")
+                       "(not mailfs); their ratio is the least any FUSE file system that answers OPEN pays on "
+                       "this kernel. \"without OPEN\": the same with OPEN answered ENOSYS (the kernel then "
+                       "sends no OPEN or RELEASE for any file of the mount and keeps pages across opens).")
     return rows

@@ -6,7 +6,12 @@
  * listings, READDIRPLUS, no FLUSH, security/ACL xattrs refused once per run), so its times
  * are what any FUSE file system can reach here; mailfs is compared against them.
  *
- *   passthrough SOURCE MOUNTPOINT   (foreground, multithreaded; fusermount3 -u ends it)
+ * With --no-open it answers OPEN with ENOSYS, which turns OPEN (and RELEASE) off for the
+ * whole mount: the kernel then keeps every file's pages across opens without asking, and
+ * each READ opens the file by path. That is the least a FUSE file system can pay here at
+ * all; mailfs keeps OPEN for its per-open state (docs/DECISIONS.md, "The read path").
+ *
+ *   passthrough [--no-open] SOURCE MOUNTPOINT   (foreground, multithreaded; fusermount3 -u ends it)
  */
 #define FUSE_USE_VERSION 314
 #include <fuse3/fuse.h>
@@ -22,6 +27,7 @@
 #include <unistd.h>
 
 static char source[PATH_MAX];
+static int no_open;
 
 static int resolve(const char *path, char out[PATH_MAX])
 {
@@ -90,6 +96,7 @@ static int pt_open(const char *path, struct fuse_file_info *fi)
 {
     char full[PATH_MAX];
     if ((fi->flags & O_ACCMODE) != O_RDONLY) return -EROFS;
+    if (no_open) return -ENOSYS;
     if (resolve(path, full)) return -ENAMETOOLONG;
     int fd = open(full, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -errno;
@@ -101,9 +108,18 @@ static int pt_open(const char *path, struct fuse_file_info *fi)
 
 static int pt_read(const char *path, char *buf, size_t size, off_t offset, struct fuse_file_info *fi)
 {
-    (void)path;
-    ssize_t got = pread((int)fi->fh, buf, size, offset);
-    return got < 0 ? -errno : (int)got;
+    if (!no_open) {
+        ssize_t got = pread((int)fi->fh, buf, size, offset);
+        return got < 0 ? -errno : (int)got;
+    }
+    char full[PATH_MAX];
+    if (resolve(path, full)) return -ENAMETOOLONG;
+    int fd = open(full, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    ssize_t got = pread(fd, buf, size, offset);
+    int saved = errno;
+    close(fd);
+    return got < 0 ? -saved : (int)got;
 }
 
 static int pt_release(const char *path, struct fuse_file_info *fi)
@@ -133,10 +149,11 @@ static const struct fuse_operations operations = {
 
 int main(int argc, char *argv[])
 {
-    if (argc != 3 || !realpath(argv[1], source)) {
-        fprintf(stderr, "usage: passthrough SOURCE MOUNTPOINT\n");
+    no_open = argc == 4 && strcmp(argv[1], "--no-open") == 0;
+    if (argc != 3 + no_open || !realpath(argv[1 + no_open], source)) {
+        fprintf(stderr, "usage: passthrough [--no-open] SOURCE MOUNTPOINT\n");
         return 2;
     }
-    char *args[] = {argv[0], "-f", "-o", "ro,default_permissions,fsname=passthrough", argv[2], NULL};
+    char *args[] = {argv[0], "-f", "-o", "ro,default_permissions,fsname=passthrough", argv[2 + no_open], NULL};
     return fuse_main(5, args, &operations, NULL);
 }
