@@ -86,6 +86,9 @@ class Sides:
                 "[maildir]\nsynchronize_flags=true\n")
             indexed = timing.run(["notmuch", "new", "--quiet"], env=self.notmuch_env)
             (self.notmuch_dir / "new.done").write_text(f"{indexed.seconds:.1f}\n")
+        # Read now: the report is written after `remove` (unless --keep) deleted both.
+        self.import_seconds = (self.store / "import.done").read_text().strip()
+        self.notmuch_seconds = (self.notmuch_dir / "new.done").read_text().strip()
 
     def tree_paths(self) -> dict:
         """Maildir++ folder name ("" for the inbox) -> the folder's path in the mount."""
@@ -197,9 +200,9 @@ def markdown(options, sides, compared, listing, whole, sizes, facts) -> str:
         "## Search",
         "",
         f"Written by `bench/search/run.py`: corpus {sides.summary}; imported into its own store "
-        f"({(sides.store / 'import.done').read_text().strip()} s) and indexed by `notmuch new` (notmuch "
+        f"({sides.import_seconds} s) and indexed by `notmuch new` (notmuch "
         f"{machine.first_line(['notmuch', '--version']).split()[-1]}, "
-        f"{(sides.notmuch_dir / 'new.done').read_text().strip()} s) over the same tree. 20 queries of each kind; "
+        f"{sides.notmuch_seconds} s) over the same tree. 20 queries of each kind; "
         "mailfs: `ls ACCOUNT/search/QUERY` (an exec of `ls` included, as on notmuch's side), first time (the "
         "directory never listed in this mount: LOOKUP parses, READDIRPLUS runs the query) and again (the kernel's "
         "cached listing); notmuch: `notmuch search --output=files QUERY`. Page cache warm on both sides. mailfs's "
