@@ -25,28 +25,6 @@ struct SearchEntry: Sendable {
     /// The columns, in `SearchIndexFile`'s order.
     static let columns = ["subject", "sender", "recipients", "body", "attachments", "mimetypes"]
 
-    /// What a parsed message gives the index. The row's id is set when the message is stored.
-    init(_ parsed: ParsedMessage) {
-        emailId = 0
-        subject = parsed.subject
-        sender = AddressFormatter.format(parsed.from)
-        recipients = AddressFormatter.format(parsed.to + parsed.cc + parsed.bcc)
-        body = Self.indexedText(plain: parsed.bodyPlain, html: parsed.bodyHTML)
-        attachments = parsed.attachments.filter { !$0.isInline }.compactMap(\.filename).joined(separator: "\n")
-        mimeTypes = parsed.partTypes.joined(separator: " ")
-    }
-
-    init(emailId: Int64, subject: String, sender: String, recipients: String, body: String,
-         attachments: String, mimeTypes: String) {
-        self.emailId = emailId
-        self.subject = subject
-        self.sender = sender
-        self.recipients = recipients
-        self.body = body
-        self.attachments = attachments
-        self.mimeTypes = mimeTypes
-    }
-
     static func indexedText(plain: String?, html: String?) -> String {
         let text = plain ?? html.map { HTMLText.plainText(fromHTML: $0) } ?? ""
         // A text of at most that many UTF-8 bytes has at most that many characters: only
@@ -66,5 +44,18 @@ struct SearchEntry: Sendable {
             INSERT OR REPLACE INTO emailSearch (rowid, subject, sender, recipients, body, attachments, mimetypes)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [emailId, subject, sender, recipients, body, attachments, mimeTypes])
+    }
+}
+
+// In an extension, so the memberwise initializer (the catch-up's rows) stays synthesized.
+extension SearchEntry {
+    /// What a parsed message gives the index. The row's id is set when the message is stored.
+    init(_ parsed: ParsedMessage) {
+        self.init(emailId: 0, subject: parsed.subject,
+                  sender: AddressFormatter.format(parsed.from),
+                  recipients: AddressFormatter.format(parsed.to + parsed.cc + parsed.bcc),
+                  body: Self.indexedText(plain: parsed.bodyPlain, html: parsed.bodyHTML),
+                  attachments: parsed.attachments.filter { !$0.isInline }.compactMap(\.filename).joined(separator: "\n"),
+                  mimeTypes: parsed.partTypes.joined(separator: " "))
     }
 }
