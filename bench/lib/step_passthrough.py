@@ -41,21 +41,19 @@ def measure(setup: Setup, binary: Path) -> list:
     Row keys start with `fuse-`; in those rows the first column is the passthrough."""
     mount_point = setup.mount_point.with_name("passthrough-mnt")
     big = len(os.listdir(setup.corpus / ".Big" / "cur"))
-    rows = []
+
+    def grep_rows(key: str, name: str) -> list:
+        return side_by_side(setup, key, f"{name}: grep -r {setup.word}",
+                            ["grep", "-r", setup.word, str(mount_point)],
+                            ["grep", "-r", setup.word, str(setup.corpus)], allowed_exit=(0, 1)).rows
+
     with Passthrough(binary, setup.corpus, mount_point):
-        outcome = side_by_side(setup, "fuse-ls-l", f"C passthrough FUSE: ls -l Big ({big:,} msgs)",
-                               ["ls", "-l", str(mount_point / ".Big" / "cur")],
-                               ["ls", "-l", str(setup.corpus / ".Big" / "cur")])
-        rows += outcome.rows
-        outcome = side_by_side(setup, "fuse-grep", f"C passthrough FUSE: grep -r {setup.word}",
-                               ["grep", "-r", setup.word, str(mount_point)],
-                               ["grep", "-r", setup.word, str(setup.corpus)], allowed_exit=(0, 1))
-        rows += outcome.rows
+        rows = side_by_side(setup, "fuse-ls-l", f"C passthrough FUSE: ls -l Big ({big:,} msgs)",
+                            ["ls", "-l", str(mount_point / ".Big" / "cur")],
+                            ["ls", "-l", str(setup.corpus / ".Big" / "cur")]).rows
+        rows += grep_rows("fuse-grep", "C passthrough FUSE")
     with Passthrough(binary, setup.corpus, mount_point, no_open=True):
-        outcome = side_by_side(setup, "fuse-noopen-grep", f"C passthrough FUSE without OPEN: grep -r {setup.word}",
-                               ["grep", "-r", setup.word, str(mount_point)],
-                               ["grep", "-r", setup.word, str(setup.corpus)], allowed_exit=(0, 1))
-        rows += outcome.rows
+        rows += grep_rows("fuse-noopen-grep", "C passthrough FUSE without OPEN")
     setup.notes.append("C passthrough FUSE rows: the first column is bench/passthrough serving the Maildir "
                        "(not mailfs); their ratio is the least any FUSE file system that answers OPEN pays on "
                        "this kernel. \"without OPEN\": the same with OPEN answered ENOSYS (the kernel then "
