@@ -108,17 +108,15 @@ static int pt_open(const char *path, struct fuse_file_info *fi)
 
 static int pt_read(const char *path, char *buf, size_t size, off_t offset, struct fuse_file_info *fi)
 {
-    if (!no_open) {
-        ssize_t got = pread((int)fi->fh, buf, size, offset);
-        return got < 0 ? -errno : (int)got;
+    int fd = (int)fi->fh;
+    if (no_open) {  /* no handle: each READ opens the file by path */
+        char full[PATH_MAX];
+        if (resolve(path, full)) return -ENAMETOOLONG;
+        if ((fd = open(full, O_RDONLY | O_CLOEXEC)) < 0) return -errno;
     }
-    char full[PATH_MAX];
-    if (resolve(path, full)) return -ENAMETOOLONG;
-    int fd = open(full, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -errno;
     ssize_t got = pread(fd, buf, size, offset);
     int saved = errno;
-    close(fd);
+    if (no_open) close(fd);
     return got < 0 ? -saved : (int)got;
 }
 
