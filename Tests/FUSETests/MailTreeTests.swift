@@ -215,4 +215,24 @@ struct ThreadWalkTreeTests {
         let listed = walked.reduce(0) { $0 + $1.names.count }
         #expect(listed == 19, "every attachment once")
     }
+
+    /// The kernel fills a cached listing under the directory's mtime and drops it when a
+    /// later GETATTR says otherwise: a directory whose GETATTR disagreed with its entry was
+    /// listed again on every `find`.
+    @Test("GETATTR of a thread or attachments/<message>/ directory gives the mtime its listing entry gave")
+    func directoryAttributesAgreeWithListings() throws {
+        let (store, tree) = try Self.imported((0..<4).map { Self.withAttachments(id: "m\($0)@t", count: 1) })
+        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        for view in ["threads", "attachments"] {
+            let entries = try tree.readdir(try tree.lookup(parent: account.inode, name: view).inode)
+            #expect(entries.count == 4)
+            // A fresh tree: nothing remembered from the listing, every answer from the store.
+            let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
+            for entry in entries {
+                let asked = try fresh.getattr(entry.attributes.inode)
+                #expect(asked.modified == entry.attributes.modified, "\(view)/\(entry.name)")
+                #expect(asked.kind == .directory)
+            }
+        }
+    }
 }

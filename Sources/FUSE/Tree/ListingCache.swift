@@ -61,7 +61,8 @@ final class ListingCache: Sendable {
         }
     }
 
-    /// The attributes last listed or looked up for a message, thread or attachment file.
+    /// The attributes last listed or looked up for a message, thread, attachment file or
+    /// attachments/<message>/ directory.
     func attributes(_ inode: Inode) -> FileAttributes? {
         state.withLock { $0.attributes[inode] }
     }
@@ -88,7 +89,7 @@ final class ListingCache: Sendable {
     private static func keepsAttributes(of attributes: FileAttributes) -> Bool {
         guard !attributes.isVolatile else { return false }
         switch Node(inode: attributes.inode) {
-        case .message?, .thread?, .attachmentFile?: return true
+        case .message?, .thread?, .attachmentFile?, .attachmentMessage?: return true
         default: return false
         }
     }

@@ -6,7 +6,7 @@ import Store
 extension MailTree {
     func attributes(of node: Node) throws(FSError) -> FileAttributes {
         switch node {
-        case .message, .attachmentFile, .thread:
+        case .message, .attachmentFile, .thread, .attachmentMessage:
             if let known = listings.attributes(node.inode) { return known }
             let generation = listings.generation
             let attributes = try storedAttributes(of: node)
@@ -29,6 +29,12 @@ extension MailTree {
         case .thread(let id):
             guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
             return directoryAttributes(node, modified: thread.latestDate)
+        case .attachmentMessage(let id):
+            // The message's date, as attachments/ lists it: a GETATTR answering otherwise
+            // would change the mtime the kernel filled its cached listing under, and the
+            // kernel would drop that listing and ask for it again on every walk.
+            guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
+            return directoryAttributes(node, modified: message.date)
         default:
             throw FSError(EINVAL)
         }
