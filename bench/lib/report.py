@@ -76,7 +76,9 @@ def fuse_limit(rows: dict) -> list:
     lines = []
     references = (("grep", "grep -r", "fuse-grep", "passthrough FUSE file system", "passthrough"),
                   ("ls-l", "ls -l", "fuse-ls-l", "passthrough FUSE file system", "passthrough"),
-                  ("grep", "grep -r", "fuse-noopen-grep", "passthrough without OPEN", "passthrough without OPEN"))
+                  ("grep", "grep -r", "fuse-noopen-grep", "passthrough without OPEN", "passthrough without OPEN"),
+                  ("grep", "grep -r", "fuse-noopen-flush-grep", "passthrough without OPEN, with FLUSH",
+                   "passthrough without OPEN, with FLUSH"))
     for key, name, limit_key, against, short in references:
         for state in ("warm", "cold"):
             ours, limit = rows.get(f"{key}/{state}"), rows.get(f"{limit_key}/{state}")

@@ -1,7 +1,8 @@
 """The physical limit of FUSE here: bench/passthrough (a trivial C libfuse3 file system serving
 the same Maildir from disk) against the Maildir itself, for the same `grep -r` and `ls -l`; and
 the same `grep -r` with the passthrough's OPEN turned off (`--no-open`), the least any FUSE file
-system pays here at all."""
+system pays here at all; and without OPEN but answering FLUSH (`--no-open --flush`), what it pays
+when close() must still be able to fail."""
 import os
 import subprocess
 import time
@@ -13,11 +14,11 @@ MOUNT_TIMEOUT = 30.0
 
 
 class Passthrough:
-    """bench/passthrough [--no-open] SOURCE MOUNTPOINT in the foreground; unmounted on exit."""
+    """bench/passthrough [--no-open] [--flush] SOURCE MOUNTPOINT in the foreground; unmounted on exit."""
 
-    def __init__(self, binary: Path, source: Path, mount_point: Path, no_open: bool = False):
+    def __init__(self, binary: Path, source: Path, mount_point: Path, flags: tuple = ()):
         self.binary, self.source, self.mount_point = binary, source, mount_point
-        self.flags = ["--no-open"] if no_open else []
+        self.flags = list(flags)
         self.process = None
 
     def __enter__(self):
@@ -52,10 +53,14 @@ def measure(setup: Setup, binary: Path) -> list:
                             ["ls", "-l", str(mount_point / ".Big" / "cur")],
                             ["ls", "-l", str(setup.corpus / ".Big" / "cur")]).rows
         rows += grep_rows("fuse-grep", "C passthrough FUSE")
-    with Passthrough(binary, setup.corpus, mount_point, no_open=True):
+    with Passthrough(binary, setup.corpus, mount_point, ("--no-open",)):
         rows += grep_rows("fuse-noopen-grep", "C passthrough FUSE without OPEN")
+    with Passthrough(binary, setup.corpus, mount_point, ("--no-open", "--flush")):
+        rows += grep_rows("fuse-noopen-flush-grep", "C passthrough FUSE without OPEN, with FLUSH")
     setup.notes.append("C passthrough FUSE rows: the first column is bench/passthrough serving the Maildir "
                        "(not mailfs); their ratio is the least any FUSE file system that answers OPEN pays on "
                        "this kernel. \"without OPEN\": the same with OPEN answered ENOSYS (the kernel then "
-                       "sends no OPEN or RELEASE for any file of the mount and keeps pages across opens).")
+                       "sends no OPEN or RELEASE for any file of the mount and keeps pages across opens). \"with FLUSH\": the "
+                       "same, but FLUSH answered instead of ENOSYS, so the kernel sends one at every close() (a file "
+                       "opened without OPEN has no FOPEN_NOFLUSH); that is what it costs to keep close() able to fail.")
     return rows

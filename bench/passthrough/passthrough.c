@@ -11,7 +11,12 @@
  * each READ opens the file by path. That is the least a FUSE file system can pay here at
  * all; mailfs keeps OPEN for its per-open state (docs/DECISIONS.md, "The read path").
  *
- *   passthrough [--no-open] SOURCE MOUNTPOINT   (foreground, multithreaded; fusermount3 -u ends it)
+ * With --flush it answers FLUSH (with success) instead of ENOSYS. A file opened without
+ * OPEN has no FOPEN_NOFLUSH, so the kernel then sends a FLUSH at every close(): what a
+ * file system without OPEN pays if close() must still be able to fail, as mailfs's
+ * outbox/ and new messages need.
+ *
+ *   passthrough [--no-open] [--flush] SOURCE MOUNTPOINT   (foreground, multithreaded; fusermount3 -u ends it)
  */
 #define FUSE_USE_VERSION 314
 #include <fuse3/fuse.h>
@@ -28,6 +33,7 @@
 
 static char source[PATH_MAX];
 static int no_open;
+static int answers_flush;
 
 static int resolve(const char *path, char out[PATH_MAX])
 {
@@ -127,6 +133,13 @@ static int pt_release(const char *path, struct fuse_file_info *fi)
     return 0;
 }
 
+/* Without --flush, ENOSYS: the kernel then never sends FLUSH again. */
+static int pt_flush(const char *path, struct fuse_file_info *fi)
+{
+    (void)path; (void)fi;
+    return answers_flush ? 0 : -ENOSYS;
+}
+
 static int pt_getxattr(const char *path, const char *name, char *value, size_t size)
 {
     (void)path; (void)name; (void)value; (void)size;
@@ -143,15 +156,21 @@ static const struct fuse_operations operations = {
     .read = pt_read,
     .release = pt_release,
     .getxattr = pt_getxattr,
+    .flush = pt_flush,
 };
 
 int main(int argc, char *argv[])
 {
-    no_open = argc == 4 && strcmp(argv[1], "--no-open") == 0;
-    if (argc != 3 + no_open || !realpath(argv[1 + no_open], source)) {
-        fprintf(stderr, "usage: passthrough [--no-open] SOURCE MOUNTPOINT\n");
+    int next = 1;
+    for (; next < argc && strncmp(argv[next], "--", 2) == 0; next++) {
+        if (strcmp(argv[next], "--no-open") == 0) no_open = 1;
+        else if (strcmp(argv[next], "--flush") == 0) answers_flush = 1;
+        else break;
+    }
+    if (argc - next != 2 || !realpath(argv[next], source)) {
+        fprintf(stderr, "usage: passthrough [--no-open] [--flush] SOURCE MOUNTPOINT\n");
         return 2;
     }
-    char *args[] = {argv[0], "-f", "-o", "ro,default_permissions,fsname=passthrough", argv[2 + no_open], NULL};
+    char *args[] = {argv[0], "-f", "-o", "ro,default_permissions,fsname=passthrough", argv[next + 1], NULL};
     return fuse_main(5, args, &operations, NULL);
 }
