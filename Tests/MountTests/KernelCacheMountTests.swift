@@ -137,6 +137,38 @@ struct KernelCacheMountTests {
         })
     }
 
+    /// attachments/<message>/ directories keep their attributes in the daemon and their
+    /// listings in the kernel (docs/DECISIONS.md, "A directory's GETATTR gives the mtime its
+    /// listing entry gave"): a message added or removed elsewhere must still show at once.
+    @Test("a message with an attachment imported and removed elsewhere shows and leaves attachments/ at once while readers keep it cached")
+    func attachmentDirectoriesReachBusyReaders() async throws {
+        let mount = try await mountedWithOneMessage()
+        let readers = BusyReaders(mount, directory: "live/attachments", count: 2)
+        try await runThenCleanUp({
+            let raw = "From: Tester <t@example.org>\r\nTo: you@demo.example\r\nSubject: Files\r\n"
+                + "Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nMessage-ID: <two@t>\r\nMIME-Version: 1.0\r\n"
+                + "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
+                + "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"report.pdf\"\r\n"
+                + "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b--\r\n"
+            let second = mount.root.appendingPathComponent("second")
+            try LiveMountTests.writeMaildir(second, ["2:2,": Array(raw.utf8)])
+            try await mount.importMail("live", from: second)
+            let directory = "live/attachments/2026-11-21 1000 Tester - Files"
+            let file = mount.path("\(directory)/report.pdf")
+            #expect(try await Poll.until(seconds: 5) {
+                FileManager.default.contents(atPath: file) == Data("%PDF-1.4\n".utf8)
+            })
+            #expect(try await Self.stat(mount, "%Y", directory) == "1795255200", "the message's date, as listed")
+            #expect(try await mount.sh("ls -l --time-style=+%s live/attachments").output.contains(" 1795255200 2026-11-21 1000 Tester - Files"))
+
+            try await Self.changeStore(mount, "DELETE FROM email WHERE messageId = 'two@t'")
+            #expect(try await Poll.until(seconds: 5) {
+                let listed = (try? FileManager.default.contentsOfDirectory(atPath: mount.path("live/attachments"))) ?? ["?"]
+                return listed.isEmpty && !FileManager.default.fileExists(atPath: mount.path(directory))
+            })
+        }, cleanUp: { await readers.stop() })
+    }
+
     @Test("security and ACL attributes are EOPNOTSUPP without reaching the tree; user.mailfs ones still answer")
     func foreignAttributes() async throws {
         let mount = try await mountedWithOneMessage()
