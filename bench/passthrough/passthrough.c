@@ -9,7 +9,8 @@
  * With --no-open it answers OPEN with ENOSYS, which turns OPEN (and RELEASE) off for the
  * whole mount: the kernel then keeps every file's pages across opens without asking, and
  * each READ opens the file by path. That is the least a FUSE file system can pay here at
- * all; mailfs keeps OPEN for its per-open state (docs/DECISIONS.md, "The read path").
+ * all; mailfs keeps OPEN and FLUSH (docs/DECISIONS.md, "What OPEN costs, measured, and why
+ * it stays").
  *
  * With --flush it answers FLUSH (with success) instead of ENOSYS. A file opened without
  * OPEN has no FOPEN_NOFLUSH, so the kernel then sends a FLUSH at every close(): what a
