@@ -28,13 +28,10 @@ extension MailTree {
             return attachmentAttributes(attachment)
         case .thread(let id):
             guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
-            return directoryAttributes(node, modified: thread.latestDate)
+            return threadAttributes(thread)
         case .attachmentMessage(let id):
-            // The message's date, as attachments/ lists it: a GETATTR answering otherwise
-            // would change the mtime the kernel filled its cached listing under, and the
-            // kernel would drop that listing and ask for it again on every walk.
             guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
-            return directoryAttributes(node, modified: message.date)
+            return attachmentDirectoryAttributes(message)
         default:
             throw FSError(EINVAL)
         }
@@ -73,6 +70,18 @@ extension MailTree {
     func directoryAttributes(_ node: Node, modified: Date? = nil) -> FileAttributes {
         FileAttributes(inode: node.inode, kind: .directory, permissions: 0o700, linkCount: 2,
                        size: 4096, modified: modified ?? listingsChangedAt.withLock { $0 })
+    }
+
+    // Thread and attachments/<message>/ directories: one function each for their listing
+    // entry and their GETATTR. The kernel fills a cached listing under the directory's mtime
+    // and drops it when a later GETATTR brings another, so the two must never differ.
+
+    func threadAttributes(_ thread: ThreadEntry) -> FileAttributes {
+        directoryAttributes(.thread(thread.id), modified: thread.latestDate)
+    }
+
+    func attachmentDirectoryAttributes(_ message: MessageEntry) -> FileAttributes {
+        directoryAttributes(.attachmentMessage(message.id), modified: message.date)
     }
 
     func messageAttributes(_ message: MessageEntry) -> FileAttributes {

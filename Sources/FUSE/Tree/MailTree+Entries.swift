@@ -11,8 +11,7 @@ extension MailTree {
         case .folder(let id): return try folderEntries(id)
         case .threads(let id):
             return try store.threads(accountId: id).map { thread in
-                DirectoryEntry(name: thread.dirName, attributes: directoryAttributes(
-                    .thread(thread.id), modified: thread.latestDate))
+                DirectoryEntry(name: thread.dirName, attributes: threadAttributes(thread))
             }
         case .thread(let id): return try store.messages(inThread: id).map(messageEntry)
         case .archive(let id): return try store.archivedMessages(accountId: id).map(messageEntry)
@@ -23,8 +22,7 @@ extension MailTree {
         case .attachments(let id):
             return try store.messagesWithAttachments(accountId: id).map { message in
                 DirectoryEntry(name: Self.attachmentDirectoryName(message.fileName),
-                               attributes: directoryAttributes(.attachmentMessage(message.id),
-                                                               modified: message.date))
+                               attributes: attachmentDirectoryAttributes(message))
             }
         case .attachmentMessage(let id): return try store.attachments(ofEmail: id).map(attachmentEntry)
         case .searches(let id): return try searchRootEntries(accountId: id)
