@@ -30,11 +30,13 @@ let package = Package(
             name: "Config",
             dependencies: ["MailCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // sqlite3_config, which Swift cannot call (it is variadic).
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // GRDB over the system SQLite: schema, migrations, queries, import.
         .target(
             name: "Store",
             dependencies: [
-                "MailCore",
+                "MailCore", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -22,6 +22,7 @@ public final class MailStore: Sendable {
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
     /// is left as it was.
     public init(directory: URL) throws {
+        _ = SQLiteProcessSettings.applied
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
