@@ -137,6 +137,25 @@ struct MailTreeTests {
         #expect(throws: FSError(EPERM)) { try tree.rmdir(parent: account.inode, name: "threads") }
         #expect(throws: FSError(EPERM)) { try tree.mkdir(parent: Node.root.inode, name: "new-account") }
     }
+
+    /// `stat` of a folder answers from the folder rows (a folder's listing can be 10,000
+    /// messages to rebuild after every change), and must agree with what its parent listed.
+    @Test("a folder's link count is 2 plus its subfolders, the same in its listing entry and its GETATTR")
+    func folderLinkCounts() throws {
+        let account = try path("work")
+        let lists = try tree.mkdir(parent: account.inode, name: "Lists")
+        _ = try tree.mkdir(parent: lists.inode, name: "dev")
+        _ = try tree.mkdir(parent: lists.inode, name: "announce")
+        let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
+        let expected = ["Lists": 4, "inbox": 2, "Lists/dev": 2, "Lists/announce": 2]
+        for (folder, links) in expected {
+            let components = folder.split(separator: "/").map(String.init)
+            let parent = try components.dropLast().reduce(try path("work").inode) { try tree.lookup(parent: $0, name: $1).inode }
+            let entry = try #require(try tree.readdir(parent).first { $0.name == components.last })
+            #expect(entry.attributes.linkCount == UInt32(links), "\(folder) as listed")
+            #expect(try fresh.getattr(entry.attributes.inode).linkCount == UInt32(links), "\(folder) by GETATTR")
+        }
+    }
 }
 
 /// A walk over threads/ or attachments/ loads their directories by blocks (`DirectoryWalk`);

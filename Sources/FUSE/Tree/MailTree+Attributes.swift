@@ -58,6 +58,12 @@ extension MailTree {
             // Known without running the query: `stat` of a search directory is free.
             _ = try searchDirectory(node)
             return directoryAttributes(node)
+        case .folder(let id):
+            // From the folder rows, not the folder's listing: after a change dropped the
+            // listings, `stat` of a 10,000-message folder would otherwise rebuild them all.
+            guard let folder = try storeCall({ try store.folder(id: id) }) else { throw FSError(ENOENT) }
+            let siblings = try storeCall { try store.folders(accountId: folder.accountId) }
+            return folderAttributes(folder, subfolders: Self.subfolderCounts(siblings))
         default:
             // Listing the directory proves it exists and counts its subdirectories.
             let listing = try listing(of: node.inode)
@@ -65,6 +71,26 @@ extension MailTree {
             attributes.linkCount = UInt32(2 + listing.subdirectoryCount)
             return attributes
         }
+    }
+
+    /// A folder directory, for its listing entry and its GETATTR: its link count counts its
+    /// subfolders, as a directory's does on disk. `subfolders` is `subfolderCounts` of the
+    /// account's folders.
+    func folderAttributes(_ folder: FolderRecord, subfolders: [String: Int]) -> FileAttributes {
+        var attributes = directoryAttributes(.folder(folder.id ?? 0))
+        attributes.linkCount = UInt32(2 + (subfolders[folder.path] ?? 0))
+        return attributes
+    }
+
+    /// How many subfolders the tree shows under each folder path: a folder whose rmdir is
+    /// not yet applied on the server is gone from the tree already.
+    static func subfolderCounts(_ folders: [FolderRecord]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for folder in folders where folder.localState != "deleting" {
+            guard let slash = folder.path.lastIndex(of: "/") else { continue }
+            counts[String(folder.path[..<slash]), default: 0] += 1
+        }
+        return counts
     }
 
     func directoryAttributes(_ node: Node, modified: Date? = nil) -> FileAttributes {

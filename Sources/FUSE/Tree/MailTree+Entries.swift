@@ -71,10 +71,11 @@ extension MailTree {
             DirectoryEntry(name: ".control", attributes: controlAttributes(accountId)),
         ]
         let folders = try store.folders(accountId: accountId)
+        let subfolders = Self.subfolderCounts(folders)
         // A folder whose rmdir is not yet applied on the server is gone from the tree already.
         for folder in folders where !folder.path.contains("/") && folder.localState != "deleting" {
-            guard let id = folder.id else { continue }
-            entries.append(DirectoryEntry(name: folder.path, attributes: directoryAttributes(.folder(id))))
+            guard folder.id != nil else { continue }
+            entries.append(DirectoryEntry(name: folder.path, attributes: folderAttributes(folder, subfolders: subfolders)))
         }
         let virtual: [(String, Node)] = [
             ("archive", .archive(accountId)), ("outbox", .outbox(accountId)),
@@ -92,11 +93,12 @@ extension MailTree {
         guard let folder = try store.folder(id: folderId) else { throw FSError(ENOENT) }
         let prefix = folder.path + "/"
         var entries: [DirectoryEntry] = []
-        for child in try store.folders(accountId: folder.accountId)
-        where child.path.hasPrefix(prefix) && child.localState != "deleting" {
+        let folders = try store.folders(accountId: folder.accountId)
+        let subfolders = Self.subfolderCounts(folders)
+        for child in folders where child.path.hasPrefix(prefix) && child.localState != "deleting" {
             let rest = child.path.dropFirst(prefix.count)
-            guard !rest.contains("/"), let id = child.id else { continue }
-            entries.append(DirectoryEntry(name: String(rest), attributes: directoryAttributes(.folder(id))))
+            guard !rest.contains("/"), child.id != nil else { continue }
+            entries.append(DirectoryEntry(name: String(rest), attributes: folderAttributes(child, subfolders: subfolders)))
         }
         guard folder.isSelectable else { return entries }
         return entries + (try store.messages(inFolder: folderId).map(messageEntry))
