@@ -139,21 +139,27 @@ struct MailTreeTests {
     }
 
     /// `stat` of a folder answers from the folder rows (a folder's listing can be 10,000
-    /// messages to rebuild after every change), and must agree with what its parent listed.
-    @Test("a folder's link count is 2 plus its subfolders, the same in its listing entry and its GETATTR")
+    /// messages to rebuild after every change), and a LOOKUP in a folder whose listing a
+    /// change dropped from the store too: both must agree with what the parent listed.
+    @Test("a folder's link count is 2 plus its subfolders, the same in its listing entry, its GETATTR and a LOOKUP from the store")
     func folderLinkCounts() throws {
         let account = try path("work")
         let lists = try tree.mkdir(parent: account.inode, name: "Lists")
-        _ = try tree.mkdir(parent: lists.inode, name: "dev")
+        let dev = try tree.mkdir(parent: lists.inode, name: "dev")
+        _ = try tree.mkdir(parent: dev.inode, name: "old")
         _ = try tree.mkdir(parent: lists.inode, name: "announce")
-        let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
-        let expected = ["Lists": 4, "inbox": 2, "Lists/dev": 2, "Lists/announce": 2]
+        let expected = ["Lists": 4, "inbox": 2, "Lists/dev": 3, "Lists/dev/old": 2, "Lists/announce": 2]
         for (folder, links) in expected {
             let components = folder.split(separator: "/").map(String.init)
-            let parent = try components.dropLast().reduce(try path("work").inode) { try tree.lookup(parent: $0, name: $1).inode }
-            let entry = try #require(try tree.readdir(parent).first { $0.name == components.last })
+            let parent = try components.dropLast().reduce(account.inode) { try tree.lookup(parent: $0, name: $1).inode }
+            let name = try #require(components.last)
+            let entry = try #require(try tree.readdir(parent).first { $0.name == name })
             #expect(entry.attributes.linkCount == UInt32(links), "\(folder) as listed")
+            // Fresh trees: nothing remembered from the listings, every answer from the store.
+            let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
             #expect(try fresh.getattr(entry.attributes.inode).linkCount == UInt32(links), "\(folder) by GETATTR")
+            let looked = MailTree(store: store, activities: AccountActivities(profiles: []))
+            #expect(try looked.lookup(parent: parent, name: name).linkCount == UInt32(links), "\(folder) by LOOKUP")
         }
     }
 }

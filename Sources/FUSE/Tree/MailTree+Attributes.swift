@@ -82,17 +82,6 @@ extension MailTree {
         return attributes
     }
 
-    /// How many subfolders the tree shows under each folder path: a folder whose rmdir is
-    /// not yet applied on the server is gone from the tree already.
-    static func subfolderCounts(_ folders: [FolderRecord]) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for folder in folders where folder.localState != "deleting" {
-            guard let slash = folder.path.lastIndex(of: "/") else { continue }
-            counts[String(folder.path[..<slash]), default: 0] += 1
-        }
-        return counts
-    }
-
     func directoryAttributes(_ node: Node, modified: Date? = nil) -> FileAttributes {
         FileAttributes(inode: node.inode, kind: .directory, permissions: 0o700, linkCount: 2,
                        size: 4096, modified: modified ?? listingsChangedAt.withLock { $0 })

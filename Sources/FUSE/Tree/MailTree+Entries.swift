@@ -72,9 +72,7 @@ extension MailTree {
         ]
         let folders = try store.folders(accountId: accountId)
         let subfolders = Self.subfolderCounts(folders)
-        // A folder whose rmdir is not yet applied on the server is gone from the tree already.
-        for folder in folders where !folder.path.contains("/") && folder.localState != "deleting" {
-            guard folder.id != nil else { continue }
+        for folder in folders where Self.isShown(folder) && Self.parentPath(of: folder.path) == nil {
             entries.append(DirectoryEntry(name: folder.path, attributes: folderAttributes(folder, subfolders: subfolders)))
         }
         let virtual: [(String, Node)] = [
@@ -91,17 +89,39 @@ extension MailTree {
     /// A folder lists its subfolders, then its messages.
     private func folderEntries(_ folderId: Int64) throws -> [DirectoryEntry] {
         guard let folder = try store.folder(id: folderId) else { throw FSError(ENOENT) }
-        let prefix = folder.path + "/"
         var entries: [DirectoryEntry] = []
         let folders = try store.folders(accountId: folder.accountId)
         let subfolders = Self.subfolderCounts(folders)
-        for child in folders where child.path.hasPrefix(prefix) && child.localState != "deleting" {
-            let rest = child.path.dropFirst(prefix.count)
-            guard !rest.contains("/"), child.id != nil else { continue }
-            entries.append(DirectoryEntry(name: String(rest), attributes: folderAttributes(child, subfolders: subfolders)))
+        for child in folders where Self.isShown(child) && Self.parentPath(of: child.path) == folder.path {
+            entries.append(DirectoryEntry(name: String(child.path.dropFirst(folder.path.count + 1)),
+                                          attributes: folderAttributes(child, subfolders: subfolders)))
         }
         guard folder.isSelectable else { return entries }
         return entries + (try store.messages(inFolder: folderId).map(messageEntry))
+    }
+
+    // Which folders a directory shows: one rule for the account's and a folder's listings,
+    // a LOOKUP that skips the listing, and a folder's link count, which must all agree.
+
+    /// A folder whose rmdir is not yet applied on the server is gone from the tree already.
+    static func isShown(_ folder: FolderRecord) -> Bool {
+        folder.id != nil && folder.localState != "deleting"
+    }
+
+    /// The path of the folder a folder sits in ("Lists" for "Lists/dev"); nil for one at the
+    /// top of the account.
+    static func parentPath(of path: String) -> String? {
+        path.lastIndex(of: "/").map { String(path[..<$0]) }
+    }
+
+    /// How many subfolders the tree shows in each folder, by folder path.
+    static func subfolderCounts(_ folders: [FolderRecord]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for folder in folders where isShown(folder) {
+            guard let parent = parentPath(of: folder.path) else { continue }
+            counts[parent, default: 0] += 1
+        }
+        return counts
     }
 
     func messageEntry(_ message: MessageEntry) -> DirectoryEntry {

@@ -167,10 +167,12 @@ extension MailTree {
         if let message = try storeCall({ try store.message(named: name, inFolder: folderId) }) {
             return messageAttributes(message)
         }
-        guard let folder = try storeCall({ try store.folder(id: folderId) }),
-              let child = try storeCall({ try store.folder(accountId: folder.accountId, path: folder.path + "/" + name) }),
-              let id = child.id, child.localState != "deleting" else { return nil }
-        return directoryAttributes(.folder(id))
+        guard let folder = try storeCall({ try store.folder(id: folderId) }) else { return nil }
+        let folders = try storeCall { try store.folders(accountId: folder.accountId) }
+        guard let child = folders.first(where: { $0.path == folder.path + "/" + name }), Self.isShown(child) else {
+            return nil
+        }
+        return folderAttributes(child, subfolders: Self.subfolderCounts(folders))
     }
 
     /// How the store should journal changes of this account.

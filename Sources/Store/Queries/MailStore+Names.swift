@@ -15,12 +15,3 @@ extension MailStore {
         }
     }
 }
-
-extension MailStore {
-    /// The folder at a tree path of an account.
-    public func folder(accountId: Int64, path: String) throws -> FolderRecord? {
-        try pool.read { db in
-            try FolderRecord.filter(Column("accountId") == accountId && Column("path") == path).fetchOne(db)
-        }
-    }
-}
