@@ -129,4 +129,28 @@ struct IngestTests {
         #expect(try temp.store.message(id: 1) == nil)
         #expect(try temp.store.indexedCount("bye") == 0)
     }
+    @Test("a message's row as the writer inserts it reads back equal to the record it came from, every column set")
+    func rowInsertion() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let sent = Date(timeIntervalSince1970: 1_795_000_000.123)
+        let record = EmailRecord(
+            id: nil, accountId: account, threadId: nil, fingerprint: "f1", messageId: "<a@x>",
+            inReplyTo: "<p@x>", references: "<r@x> <p@x>", fromAddress: "a@x", fromName: "Ann",
+            toAddresses: "b@x", ccAddresses: "c@x", bccAddresses: "d@x", subject: "Subject",
+            dateSent: sent, dateReceived: sent.addingTimeInterval(60), isRead: true, isStarred: true,
+            isDraft: true, isAnswered: true, isDeleted: true, sizeBytes: 1234, bodyPlain: "plain",
+            bodyHTML: "<p>html</p>", snippet: "snippet", hasAttachments: true, fileName: "name.eml")
+        // A column added to the record but not to the insertion would be left at its default.
+        let encoded = Set(try record.databaseDictionary.keys)
+        #expect(encoded == Set(EmailInsertion.columns + ["id", "accountId", "fileName"]))
+
+        let id = try temp.store.pool.write { db in
+            try EmailInsertion(record).insert(accountId: account, fileName: "name.eml", db: db)
+        }
+        let stored = try temp.store.pool.read { db in try EmailRecord.fetchOne(db, key: id) }
+        var expected = record
+        expected.id = id
+        #expect(stored.map { $0.databaseEquals(expected) } == true)
+    }
 }

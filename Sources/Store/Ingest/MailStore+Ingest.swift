@@ -83,9 +83,7 @@ extension MailStore {
             return summary
         }
         let fileName = try uniqueFileName(message.baseFileName, accountId: accountId, db: db)
-        var email = message.emailRecord(accountId: accountId, fileName: fileName)
-        try email.insert(db)
-        guard let emailId = email.id else { return summary }
+        let emailId = try message.row.insert(accountId: accountId, fileName: fileName, db: db)
         _ = try associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
         if let raw = message.raw {
             try db.cachedStatement(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)")
@@ -128,7 +126,8 @@ extension MailStore {
             }
             return false
         }
-        try EmailFolderRecord(emailId: emailId, folderId: folderId, imapUID: uid).insert(db)
+        try db.cachedStatement(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID) VALUES (?, ?, ?)")
+            .execute(arguments: [emailId, folderId, uid])
         return true
     }
 
@@ -139,19 +138,25 @@ extension MailStore {
         }
     }
 
+    /// A new message's attachments, never downloaded apart (no cache path, no access
+    /// time): a statement of its own rather than `AttachmentRecord.insert`, for the reason
+    /// `EmailInsertion` gives.
     private static func insertAttachments(_ attachments: [AttachmentInfo], emailId: Int64,
                                           downloaded: Bool, db: Database) throws {
         var taken = Set<String>()
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO attachment (emailId, partId, fileName, mimeType, sizeBytes, encoding, isInline, contentId,
+                                    isDownloaded, sizeIsExact)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         for info in attachments {
             let base = FileNamer.sanitize(info.filename ?? AttachmentNaming.fallbackName(for: info))
             let name = FileNamer.firstFree(base) { taken.contains($0) }
             taken.insert(name)
-            var record = AttachmentRecord(
-                id: nil, emailId: emailId, partId: info.partID, fileName: name,
-                mimeType: info.mimeType, sizeBytes: Int64(info.size), encoding: info.encoding,
-                isInline: info.isInline, contentId: info.contentID,
-                isDownloaded: downloaded, cachePath: nil, lastAccess: nil, sizeIsExact: downloaded)
-            try record.insert(db)
+            try statement.execute(arguments: [
+                emailId, info.partID, name, info.mimeType, Int64(info.size), info.encoding, info.isInline,
+                info.contentID, downloaded, downloaded,
+            ])
         }
     }
 }

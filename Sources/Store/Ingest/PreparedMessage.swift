@@ -14,9 +14,9 @@ struct PreparedMessage: Sendable {
     let baseFileName: String
     /// What the full-text index keeps of the message, but for its id.
     let searchEntry: SearchEntry
-    /// The message's row but for what the writer decides (`emailRecord`). Only the folder
-    /// and UID of `incoming` change after `init`, and the row holds neither.
-    private let row: EmailRecord
+    /// The message's row but for what the writer decides (its account and file name).
+    /// Only the folder and UID of `incoming` change after `init`, and the row holds neither.
+    let row: EmailInsertion
 
     /// The bytes to keep in the store; nil when only part of the message was fetched.
     var raw: [UInt8]?
@@ -44,7 +44,7 @@ struct PreparedMessage: Sendable {
         baseFileName = FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
                                                  from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
         searchEntry = SearchEntry(parsed)
-        row = Self.row(parsed, incoming: incoming, fingerprint: fingerprint, size: size)
+        row = EmailInsertion(Self.row(parsed, incoming: incoming, fingerprint: fingerprint, size: size))
     }
 
     /// Without the server's word: local bytes as a server would report them; a partial
@@ -54,14 +54,6 @@ struct PreparedMessage: Sendable {
         case .raw(let bytes): return MessageFingerprint(message: bytes)
         case .partial(let partial): return MessageFingerprint(size: partial.size, header: partial.header)
         }
-    }
-
-    /// The row to insert, with the account and the unique file name the writer chose.
-    func emailRecord(accountId: Int64, fileName: String) -> EmailRecord {
-        var record = row
-        record.accountId = accountId
-        record.fileName = fileName
-        return record
     }
 
     private static func row(_ parsed: ParsedMessage, incoming: IncomingMessage,
