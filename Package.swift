@@ -32,11 +32,13 @@ let package = Package(
         ),
         // sqlite3_config, which Swift cannot call (it is variadic).
         .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // fallocate and sync_file_range, which Swift's Glibc module leaves out (GNU only).
+        .target(name: "CFileSpace"),
         // GRDB over the system SQLite: schema, migrations, queries, import.
         .target(
             name: "Store",
             dependencies: [
-                "MailCore", "CSQLiteSettings",
+                "MailCore", "CSQLiteSettings", "CFileSpace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

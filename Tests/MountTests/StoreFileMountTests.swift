@@ -49,31 +49,31 @@ struct StoreFileMountTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the file is left as it was")
     }
 
-    @Test("damage in pages the start-up checks never read: the message fails with EIO, and every .status says the store is damaged and what to do")
-    func damagedAfterStart() async throws {
+    @Test("the pack of raw messages cut short after start: a message past its end fails with EIO (never short), every .status says the store is damaged and what to do, the rest is still served")
+    func packCutShortAfterStart() async throws {
         let mount = try MountedMailfs()
         let letters = Letter.many("Stored", 50)
         try await mount.importMail("mine", from: try Self.maildir(in: mount.root, holding: letters))
         let database = mount.dataDir.appendingPathComponent("mailfs.sqlite")
-        // The whole page holding the start of one message's stored bytes (its header is only
-        // there): random bytes over part of a page may land in message text alone, which
-        // SQLite cannot tell from mail.
-        var bytes = [UInt8](try Data(contentsOf: database))
-        let marker = Array("Message-ID: \(letters[25].messageID)".utf8)
-        let offset = try #require(Data(bytes).range(of: Data(marker))?.lowerBound, "the message's bytes are in the file")
-        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])  // the header's page size (big-endian)
-        let page = offset / pageSize * pageSize
-        for index in page..<page + pageSize { bytes[index] = UInt8.random(in: 0...255) }
-        try Data(bytes).write(to: database)
+        let pack = mount.dataDir.appendingPathComponent("mailfs-messages.pack")
+        // Cut in the middle of one message's bytes: the messages stored before it stay whole.
+        let bytes = try Data(contentsOf: pack)
+        let stored = try letters.map { letter in
+            (letter, offset: try #require(bytes.range(of: Data("Message-ID: \(letter.messageID)".utf8))?.lowerBound,
+                                          "the message's bytes are in the pack"))
+        }.sorted { $0.offset < $1.offset }
+        let (cut, offset) = stored[25]
+        #expect(truncate(pack.path, off_t(offset)) == 0)
 
         try await mount.start()
-        #expect(try await mount.sh("cat 'mine/inbox/\(letters[25].fileName)'").status != 0, "EIO, never other bytes")
+        #expect(try await mount.sh("cat 'mine/inbox/\(cut.fileName)'").status != 0, "EIO, never other bytes")
         let status = mount.text("mine/.status")
-        #expect(status.contains("last_error: the store \(database.path) is damaged")
+        #expect(status.contains("last_error: the store \(database.path) is damaged (its pack \(pack.path)")
                 && status.contains("mv \(database.path) \(database.path).broken"), "\(status)")
         #expect(mount.text(".status").hasSuffix("1 accounts have errors\n"), "\(mount.text(".status"))")
-        let intact = try await mount.sh("cat 'mine/inbox/\(letters[0].fileName)'")
-        #expect(intact.status == 0 && intact.output.hasPrefix(letters[0].raw), "the rest is still served")
+        let first = stored[0].0
+        let intact = try await mount.sh("cat 'mine/inbox/\(first.fileName)'")
+        #expect(intact.status == 0 && intact.output.hasPrefix(first.raw), "the rest is still served")
         await mount.stop()
     }
 

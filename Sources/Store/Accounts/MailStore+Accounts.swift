@@ -34,7 +34,8 @@ extension MailStore {
     }
 
     /// Deletes an account and everything it owns (`mailfs forget`), its messages' rows in
-    /// the full-text index included before it returns (the command exits right after).
+    /// the full-text index and their space in the pack included before it returns (the
+    /// command exits right after).
     public func deleteAccount(named name: String) throws -> Bool {
         let deleted = try pool.write { db in
             guard let account = try AccountRecord.filter(Column("name") == name).fetchOne(db),
@@ -42,6 +43,7 @@ extension MailStore {
             return try AccountRecord.deleteOne(db, key: id)
         }
         try searchIndex.flush()
+        try packHoles.punchAll()
         return deleted
     }
 

@@ -7,12 +7,35 @@ import GRDB
 ///
 /// When a message is deleted, its raw bytes go by cascade after its row: the message's
 /// delete trigger takes them off first, and the raw trigger then finds no message (no
-/// account row to change). `StorageUseTests` checks the triggers against a recount.
+/// account row to change). Raw bytes are in `messageContent` (stores from before the pack)
+/// or in the pack, counted from `packedContent` (`PackedContent`). `StorageUseTests` checks
+/// the triggers against a recount.
 enum AccountStorage {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v5-account-storage") { db in
-            try db.execute(sql: createTable + "INSERT INTO accountStorage (accountId, messageBytes) \(recountQuery);\n" + triggers)
+            try db.execute(sql: createTable + "INSERT INTO accountStorage (accountId, messageBytes) \(recount(packed: false));\n"
+                           + triggers)
         }
+    }
+
+    /// Part of the pack's migration: packed bytes count as raw bytes did.
+    static func countPackedContent(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TRIGGER accountStorage_message_delete;
+            CREATE TRIGGER accountStorage_message_delete BEFORE DELETE ON email BEGIN
+                UPDATE accountStorage
+                SET messageBytes = messageBytes - \(bodies("OLD"))
+                    - COALESCE((SELECT \(blobBytes("raw")) FROM messageContent WHERE emailId = OLD.id), 0)
+                    - COALESCE((SELECT byteCount FROM packedContent WHERE emailId = OLD.id), 0)
+                WHERE accountId = OLD.accountId;
+            END;
+            CREATE TRIGGER accountStorage_packed_insert AFTER INSERT ON packedContent BEGIN
+                UPDATE accountStorage SET messageBytes = messageBytes + NEW.byteCount WHERE accountId = \(rawAccount("NEW"));
+            END;
+            CREATE TRIGGER accountStorage_packed_delete AFTER DELETE ON packedContent BEGIN
+                UPDATE accountStorage SET messageBytes = messageBytes - OLD.byteCount WHERE accountId = \(rawAccount("OLD"));
+            END;
+            """)
     }
 
     private static let createTable = """
@@ -39,13 +62,23 @@ enum AccountStorage {
 
     /// The figures from the messages themselves: the migration's starting point, and what
     /// the tests compare the triggers' work with.
-    static let recountQuery = """
-        SELECT a.id AS accountId,
-               (SELECT COALESCE(SUM(\(blobBytes("c.raw"))), 0) FROM messageContent c JOIN email e ON e.id = c.emailId
+    static let recountQuery = recount(packed: true)
+
+    /// `packed`: whether the store has the pack's table yet (the v5 migration ran before).
+    private static func recount(packed: Bool) -> String {
+        let packedBytes = packed ? """
+            + (SELECT COALESCE(SUM(p.byteCount), 0) FROM packedContent p JOIN email e ON e.id = p.emailId
                 WHERE e.accountId = a.id)
-             + (SELECT COALESCE(SUM(\(bodies("e"))), 0) FROM email e WHERE e.accountId = a.id) AS messageBytes
-        FROM account a ORDER BY a.id
-        """
+            """ : ""
+        return """
+            SELECT a.id AS accountId,
+                   (SELECT COALESCE(SUM(\(blobBytes("c.raw"))), 0) FROM messageContent c JOIN email e ON e.id = c.emailId
+                    WHERE e.accountId = a.id)
+                 \(packedBytes)
+                 + (SELECT COALESCE(SUM(\(bodies("e"))), 0) FROM email e WHERE e.accountId = a.id) AS messageBytes
+            FROM account a ORDER BY a.id
+            """
+    }
 
     private static func rawAccount(_ content: String) -> String {
         "(SELECT accountId FROM email WHERE id = \(content).emailId)"

@@ -11,6 +11,7 @@ extension MailStore {
         let full = switch error {
         case let error as DatabaseError: error.resultCode == .SQLITE_FULL
         case CacheError.writeFailed(_, let code): code == ENOSPC || code == EDQUOT
+        case let error as PackError: error.code == ENOSPC || error.code == EDQUOT
         default: false
         }
         guard full else { return nil }
@@ -22,6 +23,11 @@ extension MailStore {
     /// The first one found is kept: `knownDamage`.
     @discardableResult
     public func damage(in error: any Error) -> StoreFileError? {
+        if let error = error as? PackError, error.isDamage {
+            let failure = StoreFileError(path: databaseURL.path, kind: .damaged("its pack \(error.path): \(error.reason)"))
+            damageFound.withLock { $0 = $0 ?? failure }
+            return failure
+        }
         guard let error = error as? DatabaseError,
               let failure = StoreFileError(error, path: databaseURL.path) else { return nil }
         switch failure.kind {

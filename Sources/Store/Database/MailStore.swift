@@ -15,9 +15,15 @@ public final class MailStore: Sendable {
     let damageFound = Mutex<StoreFileError?>(nil)
     /// The full-text index, in a file of its own beside the store.
     let searchIndex: SearchIndexWriter
+    /// The raw bytes of messages stored whole, in a file of their own beside the store.
+    let pack: MessagePack
+    /// Gives back the pack's space that deleted messages leave (held here: GRDB holds its
+    /// observers weakly).
+    let packHoles: PackHoles
 
-    /// Opens (creating if needed) `<directory>/mailfs.sqlite` and its full-text index,
-    /// `mailfs-search.sqlite`. The directory is made 0700
+    /// Opens (creating if needed) `<directory>/mailfs.sqlite`, its full-text index,
+    /// `mailfs-search.sqlite`, and its pack of raw messages, `mailfs-messages.pack`. The
+    /// directory is made 0700
     /// and the database files 0600: mail is private. A file that is not a usable mailfs
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
     /// is left as it was.
@@ -36,8 +42,11 @@ public final class MailStore: Sendable {
         let searchURL = directory.appendingPathComponent(SearchIndexFile.name)
         let index = try SearchIndexFile.open(searchURL)
         pool = try Self.openPool(at: databaseURL, searchIndex: searchURL)
-        searchIndex = SearchIndexWriter(index: index, store: pool)
+        pack = try MessagePack(directory: directory)
+        searchIndex = SearchIndexWriter(index: index, store: pool, pack: pack)
         searchIndex.catchUp()
+        packHoles = PackHoles(pool: pool, pack: pack, databasePath: databaseURL.path)
+        packHoles.start()
         try Self.restrictPermissions(of: directory)
     }
 
@@ -108,7 +117,8 @@ public final class MailStore: Sendable {
 
     private static func restrictPermissions(of directory: URL) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        for name in names where name.hasPrefix("mailfs.sqlite") || name.hasPrefix(SearchIndexFile.name) {
+        for name in names where name.hasPrefix("mailfs.sqlite") || name.hasPrefix(SearchIndexFile.name)
+            || name == MessagePack.fileName {
             chmod(directory.appendingPathComponent(name).path, 0o600)
         }
     }

@@ -20,6 +20,7 @@ enum Schema {
         migrator.registerMigration("v5-redundant-indexes", migrate: dropRedundantIndexes)
         migrator.registerMigration("v6-folder-settled", migrate: addSettledState)
         SearchIndex.registerOwnFile(in: &migrator)
+        PackedContent.register(in: &migrator)
         return migrator
     }
 

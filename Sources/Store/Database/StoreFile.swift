@@ -46,7 +46,7 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
     private var whatToDo: String {
         "Restore it from a backup, or, with mailfs stopped, move it aside to start a new store "
             + "(configured accounts sync again; imported mail must be imported again): "
-            + "mv \(path) \(path).broken (and its -wal and -shm files, if any)"
+            + "mv \(path) \(path).broken (and its -wal and -shm files, if any, and \(MessagePack.fileName) beside it)"
     }
 
     /// The store error behind a database error met while opening or first reading the

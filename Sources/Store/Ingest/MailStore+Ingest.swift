@@ -14,8 +14,8 @@ extension MailStore {
     /// `ingest` of messages prepared beforehand (`prepare`).
     public func ingest(_ batch: PreparedBatch, accountId: Int64) throws -> IngestSummary {
         var added: [SearchEntry] = []
-        let summary = try pool.write { db in
-            try Self.ingest(batch.messages, accountId: accountId, indexing: &added, db: db)
+        let summary = try writeStoringRaw { db in
+            try Self.ingest(batch.messages, accountId: accountId, pack: pack, indexing: &added, db: db)
         }
         searchIndex.add(added)
         return summary
@@ -32,7 +32,7 @@ extension MailStore {
     /// prepared ahead of time get consecutive UIDs in the order they are stored.
     public func ingestImported(_ batch: PreparedBatch, folderId: Int64, accountId: Int64) throws -> IngestSummary {
         var added: [SearchEntry] = []
-        let summary = try pool.write { db in
+        let summary = try writeStoringRaw { db in
             let last = try Int64.fetchOne(
                 db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [folderId]) ?? 0
             try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?",
@@ -43,18 +43,18 @@ extension MailStore {
                 message.incoming.uid = last + 1 + Int64(offset)
                 return message
             }
-            return try Self.ingest(numbered, accountId: accountId, indexing: &added, db: db)
+            return try Self.ingest(numbered, accountId: accountId, pack: pack, indexing: &added, db: db)
         }
         searchIndex.add(added)
         return summary
     }
 
-    private static func ingest(_ messages: [PreparedMessage], accountId: Int64, indexing added: inout [SearchEntry],
-                               db: Database) throws -> IngestSummary {
+    private static func ingest(_ messages: [PreparedMessage], accountId: Int64, pack: MessagePack,
+                               indexing added: inout [SearchEntry], db: Database) throws -> IngestSummary {
         let rule = try SameMessage.rule(accountId: accountId, db: db)
         var summary = IngestSummary()
         for message in messages {
-            summary += try ingest(message, accountId: accountId, rule: rule, indexing: &added, db: db)
+            summary += try ingest(message, accountId: accountId, rule: rule, pack: pack, indexing: &added, db: db)
         }
         return summary
     }
@@ -65,8 +65,9 @@ extension MailStore {
     ///
     /// A new message's full-text row goes to `added`, for the caller to hand to
     /// `searchIndex` once the transaction has committed (never inside it: the index's
-    /// writer may be waiting for the store's).
-    static func ingest(_ message: PreparedMessage, accountId: Int64, rule: SameMessage.Rule,
+    /// writer may be waiting for the store's). Its raw bytes go to `pack`: the transaction
+    /// must be a `writeStoringRaw` one.
+    static func ingest(_ message: PreparedMessage, accountId: Int64, rule: SameMessage.Rule, pack: MessagePack,
                        indexing added: inout [SearchEntry], db: Database) throws -> IngestSummary {
         var summary = IngestSummary()
         let folderId = message.incoming.folderId
@@ -77,7 +78,7 @@ extension MailStore {
             summary.alreadyPresent = 1
             return summary
         }
-        if let emailId = try SameMessage.stored(message, accountId: accountId, rule: rule, db: db) {
+        if let emailId = try SameMessage.stored(message, accountId: accountId, rule: rule, pack: pack, db: db) {
             let linked = try associateUnlessHeld(emailId: emailId, folderId: folderId, uid: uid, db: db)
             if linked { summary.linked = 1 } else { summary.alreadyPresent = 1 }
             return summary
@@ -86,8 +87,7 @@ extension MailStore {
         let emailId = try message.row.insert(accountId: accountId, fileName: fileName, db: db)
         _ = try associate(emailId: emailId, folderId: folderId, uid: uid, db: db)
         if let raw = message.raw {
-            try db.cachedStatement(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)")
-                .execute(arguments: [emailId, Data(raw)])
+            try PackedContent.store(raw, emailId: emailId, pack: pack, db: db)
         }
         try insertAttachments(message.parsed.attachments, emailId: emailId,
                               downloaded: message.raw != nil, db: db)

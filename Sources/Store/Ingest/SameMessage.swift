@@ -28,11 +28,12 @@ enum SameMessage {
     }
 
     /// The stored message that `message` is, by `rule`.
-    static func stored(_ message: PreparedMessage, accountId: Int64, rule: Rule, db: Database) throws -> Int64? {
+    static func stored(_ message: PreparedMessage, accountId: Int64, rule: Rule, pack: MessagePack,
+                       db: Database) throws -> Int64? {
         switch rule {
         case .identicalBytes:
             guard let raw = message.raw else { return nil }
-            return try storedCopy(of: raw, fingerprint: message.fingerprint, accountId: accountId, db: db)
+            return try storedCopy(of: raw, fingerprint: message.fingerprint, accountId: accountId, pack: pack, db: db)
         case .serverCopy:
             return try serverCopy(fingerprint: message.fingerprint, messageId: message.parsed.messageID,
                                   accountId: accountId, folderId: message.incoming.folderId, db: db)
@@ -41,16 +42,11 @@ enum SameMessage {
 
     /// The stored message that holds exactly `raw`.
     static func storedCopy(of raw: [UInt8], fingerprint: MessageFingerprint, accountId: Int64,
-                           db: Database) throws -> Int64? {
-        let wanted = Data(raw)
-        let candidates = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT e.id, c.raw FROM email e JOIN messageContent c ON c.emailId = e.id
-            WHERE e.accountId = ? AND e.fingerprint = ? ORDER BY e.id
+                           pack: MessagePack, db: Database) throws -> Int64? {
+        let candidates = try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT id FROM email WHERE accountId = ? AND fingerprint = ? ORDER BY id
             """), arguments: [accountId, fingerprint.stored])
-        while let row = try candidates.next() {
-            if row["raw"] as Data == wanted { return row["id"] }
-        }
-        return nil
+        return try candidates.first { id in try PackedContent.raw(emailId: id, pack: pack, db: db) == raw }
     }
 
     /// The stored message that a server message new to `folderId` is another copy of: one

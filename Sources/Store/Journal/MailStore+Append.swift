@@ -11,9 +11,10 @@ extension MailStore {
                              context: WriteContext, now: Date = Date()) throws -> String {
         var prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: folderId, uid: 0, flags: flags, arrival: now))
         var added: [SearchEntry] = []
-        let fileName = try pool.write { db in
+        let fileName = try writeStoringRaw { db in
             let rule = try SameMessage.rule(accountId: context.accountId, db: db)
-            if rule == .identicalBytes, let held = try Self.heldCopy(of: prepared, accountId: context.accountId, db: db) {
+            if rule == .identicalBytes,
+               let held = try Self.heldCopy(of: prepared, accountId: context.accountId, pack: pack, db: db) {
                 return held
             }
             var writer = try JournalWriter(db: db, context: context, now: now, deletion: false)
@@ -25,7 +26,7 @@ extension MailStore {
             guard let changeId = row.id else { throw LocalChangeError.notFound }
             let placeholder = PlaceholderUID.forChange(changeId)
             prepared.incoming.uid = placeholder
-            _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, indexing: &added, db: db)
+            _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, pack: pack, indexing: &added, db: db)
             guard let emailId = try Int64.fetchOne(db, sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?",
                                                    arguments: [folderId, placeholder]) else {
                 throw LocalChangeError.notFound
@@ -44,8 +45,10 @@ extension MailStore {
     }
 
     /// The file name of the stored message with these bytes, when the target folder shows it.
-    private static func heldCopy(of message: PreparedMessage, accountId: Int64, db: Database) throws -> String? {
-        guard let emailId = try SameMessage.stored(message, accountId: accountId, rule: .identicalBytes, db: db) else {
+    private static func heldCopy(of message: PreparedMessage, accountId: Int64, pack: MessagePack,
+                                 db: Database) throws -> String? {
+        guard let emailId = try SameMessage.stored(message, accountId: accountId, rule: .identicalBytes, pack: pack,
+                                                   db: db) else {
             return nil
         }
         return try String.fetchOne(db, sql: """

@@ -140,25 +140,6 @@ extension MailStore {
         }
     }
 
-    /// The raw RFC 5322 bytes of a message, when the store holds them: copied once, from
-    /// SQLite's buffer straight into the array.
-    public func rawMessage(emailId: Int64) throws -> [UInt8]? {
-        try treeRead { db in
-            let statement = try db.cachedStatement(sql: "SELECT raw FROM messageContent WHERE emailId = ?")
-            guard let row = try Row.fetchOne(statement, arguments: [emailId]) else { return nil }
-            return try row.withUnsafeData(atIndex: 0) { data in data.map { [UInt8]($0) } ?? [] }
-        }
-    }
-
-    /// Whether the store holds the message's raw bytes (small messages, imports), without
-    /// reading them.
-    public func hasRawMessage(emailId: Int64) throws -> Bool {
-        try treeRead { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)"),
-                              arguments: [emailId]) ?? false
-        }
-    }
-
     /// Messages in an account's folders (a message in two folders counts twice, as in
     /// `.status`), from the kept counts (`FolderCounts`): the mount's start-up banner must
     /// not read the links, which a cold start would fetch from disk.

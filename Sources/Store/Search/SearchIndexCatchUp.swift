@@ -43,7 +43,7 @@ struct SearchIndexGaps {
 /// its bytes gets its texts as stored, its first sender, its attachments' names as listed,
 /// and the types of its texts and attachments (its other parts' types are not stored).
 enum StoredSearchEntries {
-    static func entries(emailIds: ArraySlice<Int64>, db: Database) throws -> [SearchEntry] {
+    static func entries(emailIds: ArraySlice<Int64>, pack: MessagePack, db: Database) throws -> [SearchEntry] {
         let marks = databaseQuestionMarks(count: emailIds.count)
         let arguments = StatementArguments(Array(emailIds))
         var attachments: [Int64: [(name: String, type: String, inline: Bool)]] = [:]
@@ -53,16 +53,15 @@ enum StoredSearchEntries {
             attachments[row["emailId"], default: []].append((row["fileName"], row["mimeType"], row["isInline"]))
         }
         var entries: [SearchEntry] = []
-        // A cursor: one message's bytes in memory at a time.
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT e.id, e.subject, e.fromName, e.fromAddress, e.toAddresses, e.ccAddresses, e.bccAddresses,
-                   e.bodyPlain, e.bodyHTML, c.raw
-            FROM email e LEFT JOIN messageContent c ON c.emailId = e.id WHERE e.id IN (\(marks))
+            SELECT id, subject, fromName, fromAddress, toAddresses, ccAddresses, bccAddresses, bodyPlain, bodyHTML
+            FROM email WHERE id IN (\(marks))
             """, arguments: arguments)
         while let row = try rows.next() {
             let id: Int64 = row["id"]
-            if let raw = row["raw"] as Data? {
-                var entry = SearchEntry(MessageParser.parse([UInt8](raw)))
+            // One message's bytes in memory at a time.
+            if let raw = try PackedContent.raw(emailId: id, pack: pack, db: db) {
+                var entry = SearchEntry(MessageParser.parse(raw))
                 entry.emailId = id
                 entries.append(entry)
             } else {

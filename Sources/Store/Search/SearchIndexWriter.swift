@@ -26,6 +26,8 @@ import Synchronization
 final class SearchIndexWriter: Sendable {
     let index: DatabaseQueue
     private let store: DatabasePool
+    /// Where the store keeps raw messages, parsed again when their rows are missing.
+    private let pack: MessagePack
     private let jobs = DispatchQueue(label: "mailfs.search-index")
     /// Jobs queued and not yet done, at most 4: a store writer faster than the index waits
     /// rather than holding every batch's text in memory.
@@ -33,9 +35,10 @@ final class SearchIndexWriter: Sendable {
     /// The first failure since the last `flush`; the rows it lost come back with `catchUp`.
     private let failure = Mutex<(any Error)?>(nil)
 
-    init(index: DatabaseQueue, store: DatabasePool) {
+    init(index: DatabaseQueue, store: DatabasePool, pack: MessagePack) {
         self.index = index
         self.store = store
+        self.pack = pack
     }
 
     /// Indexes the rows of messages just committed to the store.
@@ -55,7 +58,7 @@ final class SearchIndexWriter: Sendable {
             if !gaps.stale.isEmpty { try remove(gaps.stale) }
             for start in stride(from: 0, to: gaps.missing.count, by: 100) {
                 let chunk = gaps.missing[start..<min(start + 100, gaps.missing.count)]
-                let entries = try store.read { db in try StoredSearchEntries.entries(emailIds: chunk, db: db) }
+                let entries = try store.read { db in try StoredSearchEntries.entries(emailIds: chunk, pack: pack, db: db) }
                 // Never over a row written meanwhile from the message itself (another process's job).
                 try index.write { db in
                     for entry in entries { try entry.write(db, replacing: false) }

@@ -48,13 +48,17 @@ extension MailStore {
         return all > 0 ? total * mine / all : 0
     }
 
-    /// Everything mailfs keeps on disk: the database (with its WAL) and every cache file.
+    /// Everything mailfs keeps on disk: the database (with its WAL), the pack and every
+    /// cache file, as blocks in use: the pack's size counts the holes deleted mail left.
     public func totalDiskUse() -> Int64 {
         let directory = databaseURL.deletingLastPathComponent()
-        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+        guard let files = FileManager.default.enumerator(atPath: directory.path) else { return 0 }
         var total: Int64 = 0
-        for case let file as URL in files {
-            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+        for case let name as String in files {
+            var status = stat()
+            guard lstat(directory.appendingPathComponent(name).path, &status) == 0,
+                  status.st_mode & S_IFMT == S_IFREG else { continue }
+            total += Int64(status.st_blocks) * 512
         }
         return total
     }

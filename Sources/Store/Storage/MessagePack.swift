@@ -1,0 +1,151 @@
+import CFileSpace
+import Foundation
+import Synchronization
+
+/// `mailfs-messages.pack` beside the store: the raw bytes of the messages stored whole,
+/// appended one after another, each found by the offset and length its `packedContent`
+/// row gives (docs/DECISIONS.md, "Raw messages in a pack file").
+///
+/// The store's database keeps everything else. SQLite wrote each raw message twice (to the
+/// WAL, then to the database at the checkpoint) and read it back once in between; here it
+/// is written once, and a reader gets a message with one `pread`, which the kernel's
+/// readahead serves in one request where SQLite read a large message's pages one by one.
+///
+/// The rules that keep the pack and the database in step:
+/// - **Appends happen inside the store's write transaction.** SQLite's write lock orders
+///   them across threads and processes, and each append goes at the file's current end.
+/// - **A transaction that appended syncs the pack before it commits** (`syncAppended`): a
+///   row that survives a crash always finds its bytes. Writeback of each append starts at
+///   once, so the sync mostly waits for what is already on its way.
+/// - **Space is given back by punching holes** (`punch`), only after the deletion that
+///   freed it is durable in the database (`PackHoles`). The file never shrinks and a
+///   region is never written twice, so an offset stays valid as long as its row exists.
+/// - Bytes appended by a transaction that rolled back are punched at once (`endTransaction`).
+public final class MessagePack: Sendable {
+    public static let fileName = "mailfs-messages.pack"
+
+    let url: URL
+    private let fd: Int32
+    /// What this process appended in its current write transaction, not yet synced.
+    private let appended = Mutex<Range<Int64>?>(nil)
+
+    init(directory: URL) throws {
+        url = directory.appendingPathComponent(Self.fileName)
+        let opened = Foundation.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard opened >= 0 else { throw PackError(operation: "open", path: url.path, code: errno) }
+        fd = opened
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `bytes` at the end of the file; returns where they start. Call only inside
+    /// the store's write transaction, `syncAppended` before it commits and `endTransaction`
+    /// after (`MailStore.writeStoringRaw` does both).
+    func append(_ bytes: UnsafeRawBufferPointer) throws -> Int64 {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw error("fstat") }
+        let offset = Int64(status.st_size)
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else {
+                let code = result < 0 ? errno : ENOSPC
+                // A short write leaves bytes no row will point to.
+                punch(offset..<(offset + Int64(written)))
+                throw PackError(operation: "write", path: url.path, code: code)
+            }
+            written += result
+        }
+        let end = offset + Int64(bytes.count)
+        // Start writing back now, so the sync before the commit waits for less.
+        _ = mailfs_start_writeback(fd, off_t(offset), off_t(bytes.count))
+        appended.withLock { range in
+            range = range.map { min($0.lowerBound, offset)..<max($0.upperBound, end) } ?? offset..<end
+        }
+        return offset
+    }
+
+    /// Makes this transaction's appends durable: call last inside the transaction, before
+    /// its commit. Nothing to do when it appended nothing.
+    func syncAppended() throws {
+        guard appended.withLock({ $0 }) != nil else { return }
+        while fdatasync(fd) != 0 {
+            guard errno == EINTR else { throw error("fdatasync") }
+        }
+    }
+
+    /// Closes this process's write transaction: appends it committed now belong to their
+    /// rows; those of a transaction that rolled back belong to nothing, and are punched.
+    func endTransaction(committed: Bool) {
+        guard let range = appended.withLock({ range in defer { range = nil }; return range }) else { return }
+        if !committed { punch(range) }
+    }
+
+    /// `length` bytes at `offset`. A file shorter than that (damaged, or replaced) is an
+    /// error: the message is unreadable, never cut short.
+    func read(offset: Int64, length: Int) throws -> [UInt8] {
+        guard length > 0 else { return [] }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            var filled = 0
+            while filled < length {
+                let result = pread(fd, buffer.baseAddress! + filled, length - filled, off_t(offset) + off_t(filled))
+                if result < 0 && errno == EINTR { continue }
+                if result < 0 { failure = errno }
+                if result <= 0 { break }
+                filled += result
+            }
+            count = filled
+        }
+        if failure != 0 { throw PackError(operation: "read", path: url.path, code: failure) }
+        guard bytes.count == length else {
+            throw PackError(operation: "read", path: url.path,
+                            reason: "it ends before byte \(offset + Int64(length)): cut short or replaced")
+        }
+        return bytes
+    }
+
+    /// Gives the blocks of `range` back to the file system; its bytes read as zeros after.
+    /// Failing (a file system without hole punching) only keeps the space in use.
+    func punch(_ range: Range<Int64>) {
+        guard !range.isEmpty else { return }
+        _ = mailfs_punch_hole(fd, off_t(range.lowerBound), off_t(range.count))
+    }
+
+    /// Blocks in use, in bytes: less than the file's size once holes are punched.
+    var diskUse: Int64 {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return 0 }
+        return Int64(status.st_blocks) * 512
+    }
+
+    private func error(_ operation: String) -> PackError {
+        PackError(operation: operation, path: url.path, code: errno)
+    }
+}
+
+/// A failed operation on the pack file, with its reason.
+public struct PackError: Error, CustomStringConvertible {
+    public let operation: String
+    public let path: String
+    public let reason: String
+    /// The system's error number; 0 when the file itself is wrong (`isDamage`).
+    public let code: Int32
+
+    init(operation: String, path: String, code: Int32) {
+        self.init(operation: operation, path: path, reason: String(cString: strerror(code)), code: code)
+    }
+
+    init(operation: String, path: String, reason: String, code: Int32 = 0) {
+        self.operation = operation
+        self.path = path
+        self.reason = reason
+        self.code = code
+    }
+
+    /// The file is not what the store says it is (`MailStore.damage(in:)` reports it).
+    public var isDamage: Bool { code == 0 }
+
+    public var description: String { "\(operation) of \(path) failed: \(reason)" }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import StoreTestSupport
+@testable import Store
+import Testing
+
+/// Raw messages live in `mailfs-messages.pack` beside the store (`MessagePack`): written
+/// once, read with one `pread`, their space given back when their messages go.
+@Suite("Raw messages in the pack file")
+struct MessagePackTests {
+    @Test("a stored message's bytes are in the pack and read back whole; one stored before the pack (in the database) reads alike")
+    func storedAndRead() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let packed = Fixture.long(id: "p@x", subject: "Packed", lines: 2000)
+        let older = Fixture.message(id: "o@x", subject: "Older")
+        _ = try temp.store.ingest([temp.incoming(packed, folder: inbox, uid: 1), temp.incoming(older, folder: inbox, uid: 2)],
+                                  accountId: account)
+        let ids = try temp.store.messages(inFolder: inbox).map(\.id).sorted()
+        #expect(ids.count == 2)
+        let file = try Data(contentsOf: temp.directory.appendingPathComponent(MessagePack.fileName))
+        #expect(file.range(of: Data(packed)) != nil, "the bytes are in the pack")
+        // The second message as a store from before the pack keeps it: in the database.
+        try temp.store.pool.write { db in
+            try db.execute(sql: "DELETE FROM packedContent WHERE emailId = ?", arguments: [ids[1]])
+            try db.execute(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)", arguments: [ids[1], Data(older)])
+        }
+        #expect(try temp.store.rawMessage(emailId: ids[0]) == packed)
+        #expect(try temp.store.rawMessage(emailId: ids[1]) == older)
+        #expect(try temp.store.hasRawMessage(emailId: ids[0]) && temp.store.hasRawMessage(emailId: ids[1]))
+        // The same bytes again are recognised, wherever the stored copy keeps them.
+        let again = try temp.store.ingest([temp.incoming(packed, folder: inbox, uid: 3), temp.incoming(older, folder: inbox, uid: 4)],
+                                          accountId: account)
+        #expect(again.added == 0)
+    }
+
+    @Test("forgetting an account gives its messages' blocks back to the file system before it returns, and only theirs")
+    func forgottenAccount() throws {
+        let temp = try TemporaryStore()
+        let kept = try temp.account("kept")
+        let gone = try temp.account("gone")
+        let keptMessages = Self.messages("kept", folder: try temp.folder(kept, "inbox", type: .inbox), temp: temp)
+        let goneMessages = Self.messages("gone", folder: try temp.folder(gone, "inbox", type: .inbox), temp: temp)
+        // Interleaved in the pack, so a hole punched too wide would take a kept message.
+        for (mine, theirs) in zip(keptMessages, goneMessages) {
+            _ = try temp.store.ingest([mine], accountId: kept)
+            _ = try temp.store.ingest([theirs], accountId: gone)
+        }
+        let before = temp.store.pack.diskUse
+        #expect(try temp.store.deleteAccount(named: "gone"))
+        #expect(try Self.holes(temp.store) == 0)
+        Self.expectFreed(before - temp.store.pack.diskUse, of: goneMessages)
+        try Self.expectStored(keptMessages, in: temp.store)
+    }
+
+    @Test("messages any write deletes are punched a second later, on a queue of their own")
+    func deletedMessages() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let messages = Self.messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
+        _ = try temp.store.ingest(messages, accountId: account)
+        let before = temp.store.pack.diskUse
+        let ids = try temp.store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM email ORDER BY id") }
+        let deleted = ids.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        try temp.store.pool.write { db in
+            try db.execute(sql: "DELETE FROM email WHERE id IN (\(databaseQuestionMarks(count: deleted.count)))",
+                           arguments: StatementArguments(deleted))
+        }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while try Self.holes(temp.store) > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try Self.holes(temp.store) == 0)
+        let gone = messages.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        Self.expectFreed(before - temp.store.pack.diskUse, of: gone)
+        try Self.expectStored(messages.enumerated().filter { $0.offset % 2 == 0 }.map(\.element), in: temp.store)
+    }
+
+    @Test("a transaction that fails gives back what it appended")
+    func rolledBack() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "First"), folder: inbox, uid: 1)],
+                                  accountId: account)
+        let before = temp.store.pack.diskUse
+        let large = Fixture.long(id: "b@x", subject: "Refused", lines: 10000)
+        // No such message: the row's foreign key fails after the bytes went in.
+        #expect(throws: DatabaseError.self) {
+            try temp.store.writeStoringRaw { db in
+                try PackedContent.store(large, emailId: 999_999, pack: temp.store.pack, db: db)
+            }
+        }
+        #expect(temp.store.pack.diskUse <= before + 4096, "\(temp.store.pack.diskUse) against \(before)")
+        #expect(try temp.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM packedContent") } == 1)
+    }
+
+    @Test("a pack cut short makes its messages unreadable, never short, and is damage of the store")
+    func cutShort() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest([temp.incoming(Fixture.long(id: "a@x", subject: "Cut", lines: 1000), folder: inbox, uid: 1)],
+                                  accountId: account)
+        let id = try #require(try temp.store.messages(inFolder: inbox).first?.id)
+        let path = temp.directory.appendingPathComponent(MessagePack.fileName).path
+        #expect(truncate(path, 100) == 0)
+        do {
+            _ = try temp.store.rawMessage(emailId: id)
+            Issue.record("read a message the pack no longer holds")
+        } catch {
+            let damage = try #require(temp.store.damage(in: error))
+            #expect(damage.description.contains("its pack \(path)") && damage.description.contains("cut short"),
+                    "\(damage)")
+            #expect(temp.store.knownDamage == damage)
+        }
+    }
+
+    /// Ten messages of about 120 KB each.
+    private static func messages(_ label: String, folder: Int64, temp: TemporaryStore) -> [IncomingMessage] {
+        (1...10).map { n in
+            temp.incoming(Fixture.long(id: "\(label)\(n)@x", subject: "\(label) \(n)", lines: 4000), folder: folder, uid: Int64(n))
+        }
+    }
+
+    private static func holes(_ store: MailStore) throws -> Int {
+        try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM packHole") ?? 0 }
+    }
+
+    /// Whole blocks only: each region shares its first and last block with its neighbours.
+    private static func expectFreed(_ freed: Int64, of messages: [IncomingMessage],
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
+        let bytes = Int64(messages.reduce(0) { $0 + (raw($1)?.count ?? 0) })
+        #expect(freed > bytes - Int64(messages.count) * 8192 && freed <= bytes, "freed \(freed) of \(bytes)",
+                sourceLocation: sourceLocation)
+    }
+
+    /// The messages still stored, read back whole, in the order they were stored.
+    private static func expectStored(_ messages: [IncomingMessage], in store: MailStore,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let ids = try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM email ORDER BY id") }
+        #expect(try ids.map { try store.rawMessage(emailId: $0) } == messages.map(raw), sourceLocation: sourceLocation)
+    }
+
+    private static func raw(_ message: IncomingMessage) -> [UInt8]? {
+        if case .raw(let bytes) = message.content { return bytes }
+        return nil
+    }
+}
