@@ -26,8 +26,11 @@ enum MailboxReader {
         let fm = FileManager.default
         for sub in ["cur", "new"] {
             let subdir = dir.appendingPathComponent(sub)
-            let names = ((try? fm.contentsOfDirectory(atPath: subdir.path)) ?? []).sorted()
-            for name in names where !name.hasPrefix(".") {
+            let names = ((try? fm.contentsOfDirectory(atPath: subdir.path)) ?? []).sorted().filter { !$0.hasPrefix(".") }
+            let readAhead = FileReadAhead(paths: names.map { subdir.appendingPathComponent($0).path })
+            defer { readAhead.stop() }
+            for (index, name) in names.enumerated() {
+                readAhead.reader(at: index)
                 let file = subdir.appendingPathComponent(name)
                 guard let attributes = try? fm.attributesOfItem(atPath: file.path),
                       attributes[.type] as? FileAttributeType == .typeRegular else { continue }
