@@ -56,6 +56,8 @@ public struct MailboxImporter: Sendable {
             mailboxes.append((mailbox, folderId))
         }
         let readAhead = mailboxes
+        try store.checkpointRarely()
+        defer { try? store.checkpointAsUsual() }
         try BatchPipeline<ReadBatch>().run(produce: { sender in
             try read(readAhead, to: sender)
         }, consume: { batch in

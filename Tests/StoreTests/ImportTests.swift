@@ -31,6 +31,8 @@ struct ImportTests {
         #expect(Set(report.folders) == ["inbox", "sent", "Work/Reports", "Lists/dev"])
         let again = try importer.importMail(from: root, account: "mine")
         #expect(again.summary.added == 0 && again.summary.alreadyPresent == 5)
+        // An import checkpoints rarely (`checkpointRarely`), then leaves the writer as it was.
+        #expect(try temp.store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") } == 1000)
         for (folder, count) in ["inbox": 2, "sent": 1, "Work/Reports": 1, "Lists/dev": 1] {
             #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: folder) == .agreeing(on: count))
         }

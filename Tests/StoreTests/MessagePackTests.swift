@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StoreTestSupport
 @testable import Store
+import TestSupport
 import Testing
 
 /// Raw messages live in `mailfs-messages.pack` beside the store (`MessagePack`): written
@@ -55,21 +56,21 @@ struct MessagePackTests {
     }
 
     @Test("messages any write deletes are punched a second later, on a queue of their own")
-    func deletedMessages() throws {
+    func deletedMessages() async throws {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let messages = Self.messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
         _ = try temp.store.ingest(messages, accountId: account)
+        // Past the pass the store's opening scheduled: only the deleting commit's can punch.
+        try await Task.sleep(for: .seconds(PackHoles.delay * 1.5))
         let before = temp.store.pack.diskUse
-        let ids = try temp.store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM email ORDER BY id") }
+        let ids = try await temp.store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM email ORDER BY id") }
         let deleted = ids.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
-        try temp.store.pool.write { db in
+        try await temp.store.pool.write { db in
             try db.execute(sql: "DELETE FROM email WHERE id IN (\(databaseQuestionMarks(count: deleted.count)))",
                            arguments: StatementArguments(deleted))
         }
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while try Self.holes(temp.store) > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(try Self.holes(temp.store) == 0)
+        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) { try Self.holes(temp.store) == 0 })
         let gone = messages.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         Self.expectFreed(before - temp.store.pack.diskUse, of: gone)
         try Self.expectStored(messages.enumerated().filter { $0.offset % 2 == 0 }.map(\.element), in: temp.store)

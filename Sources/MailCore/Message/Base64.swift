@@ -58,19 +58,22 @@ enum Base64 {
 
     /// The number of bytes `decode` would produce, without producing them.
     static func decodedCount(_ bytes: ArraySlice<UInt8>) -> Int {
-        bytes.withUnsafeBufferPointer { input in
-            var count = 0
-            var sextets = 0
-            for byte in input {
-                let value = table[Int(byte)]
-                if value < 64 {
-                    sextets += 1
-                } else if value == padding {
-                    count += sextets * 6 / 8
-                    sextets = 0
+        // The table's buffer taken once: looked up through the array, it was a quarter slower.
+        table.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBufferPointer { input in
+                var count = 0
+                var sextets = 0
+                for byte in input {
+                    let value = table[Int(byte)]
+                    if value < 64 {
+                        sextets += 1
+                    } else if value == padding {
+                        count += sextets * 6 / 8
+                        sextets = 0
+                    }
                 }
+                return count + sextets * 6 / 8
             }
-            return count + sextets * 6 / 8
         }
     }
 

@@ -12,8 +12,9 @@ import Synchronization
 /// readahead serves in one request where SQLite read a large message's pages one by one.
 ///
 /// The rules that keep the pack and the database in step:
-/// - **Appends happen inside the store's write transaction.** SQLite's write lock orders
-///   them across threads and processes, and each append goes at the file's current end.
+/// - **Appends happen inside the store's write transaction.** GRDB begins those IMMEDIATE,
+///   so SQLite's write lock, held from the start, orders the appends across threads and
+///   processes, and each goes at the file's end as it is then.
 /// - **A transaction that appended syncs the pack before it commits** (`syncAppended`): a
 ///   row that survives a crash always finds its bytes. Writeback of each append starts at
 ///   once, so the sync mostly waits for what is already on its way.
@@ -26,7 +27,8 @@ public final class MessagePack: Sendable {
 
     let url: URL
     private let fd: Int32
-    /// What this process appended in its current write transaction, not yet synced.
+    /// What this process appended in its write transaction under way: synced before the
+    /// commit, punched if the transaction fails.
     private let appended = Mutex<Range<Int64>?>(nil)
 
     init(directory: URL) throws {

@@ -4,6 +4,14 @@ import Testing
 
 @Suite("Sanitizing untrusted name components")
 struct SanitizeTests {
+    @Test("the ASCII shortcut classifies every ASCII scalar as Unicode's properties do")
+    func asciiShortcut() {
+        for value in 0..<128 {
+            let scalar = Unicode.Scalar(UInt8(value))
+            #expect(ScalarSafety.classify(scalar) == ScalarSafety.classifyByProperties(scalar), "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test("hostile components become one safe name", arguments: [
         ("../../etc/passwd", "___.._etc_passwd"),
         ("/", "_"),
