@@ -97,15 +97,13 @@ extension MailTree {
         guard offset < UInt64(max(fileSize, 0)), size > 0 else { return [] }
         let count = Int(min(UInt64(size), UInt64(fileSize) - offset))
         var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let result = buffer.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+        let filled: Int
+        do {
+            filled = try buffer.withUnsafeMutableBytes { raw throws(FileRangeError) in
+                try FileRange.read(fd, into: raw, at: Int64(offset))
             }
-            if result < 0 && errno == EINTR { continue }
-            guard result >= 0 else { throw FSError(EIO) }
-            if result == 0 { break }
-            filled += result
+        } catch {
+            throw FSError(EIO)
         }
         return filled == count ? buffer : Array(buffer[..<filled])
     }

@@ -48,15 +48,10 @@ public final class ContentStream: @unchecked Sendable {
     public func append(_ bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { return }
         let offset = receivedBytes
-        var done = 0
-        while done < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
-            }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw CacheError.writeFailed(path: partialPath, errno: errno) }
-            done += result
+        let done = bytes.withUnsafeBytes { raw in
+            Result { () throws(FileRangeError) in try FileRange.write(fd, raw, at: offset) }
         }
+        if case .failure(let error) = done { throw CacheError.writeFailed(path: partialPath, errno: error.code) }
         condition.lock()
         written += Int64(bytes.count)
         condition.broadcast()
@@ -88,15 +83,16 @@ public final class ContentStream: @unchecked Sendable {
         let end = try waitForBytes(through: offset + Int64(size))
         guard end > offset else { return [] }
         var buffer = [UInt8](repeating: 0, count: Int(end - offset))
-        var filled = 0
-        while filled < buffer.count {
-            let result = buffer.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + filled, raw.count - filled, off_t(offset) + off_t(filled))
-            }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw .failed("cannot read \(partialPath): \(String(cString: strerror(errno)))") }
-            filled += result
+        let read = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(FileRangeError) in try FileRange.read(fd, into: raw, at: offset) }
         }
+        let filled: Int
+        switch read {
+        case .success(let count): filled = count
+        case .failure(let error): throw .failed("cannot read \(partialPath): \(error.reason)")
+        }
+        // The bytes arrived (`waitForBytes`): a file that ends before them was cut behind us.
+        guard filled == buffer.count else { throw .failed("cannot read \(partialPath): it ends before byte \(end)") }
         return buffer
     }
 

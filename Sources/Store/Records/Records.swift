@@ -93,13 +93,6 @@ public struct EmailRecord: Codable, Sendable, FetchableRecord, MutablePersistabl
     public var displayDate: Date { dateSent ?? dateReceived }
 }
 
-public struct EmailFolderRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "emailFolder"
-    public var emailId: Int64
-    public var folderId: Int64
-    public var imapUID: Int64
-}
-
 public struct ThreadRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "thread"
     public var id: Int64?

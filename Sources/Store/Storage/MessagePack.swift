@@ -45,21 +45,16 @@ public final class MessagePack: Sendable {
     /// after (`MailStore.writeStoringRaw` does both).
     func append(_ bytes: UnsafeRawBufferPointer) throws -> Int64 {
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw error("fstat") }
+        guard fstat(fd, &status) == 0 else { throw PackError(operation: "fstat", path: url.path, code: errno) }
         let offset = Int64(status.st_size)
-        var written = 0
-        while written < bytes.count {
-            let result = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else {
-                let code = result < 0 ? errno : ENOSPC
-                // A short write leaves bytes no row will point to.
-                punch(offset..<(offset + Int64(written)))
-                throw PackError(operation: "write", path: url.path, code: code)
-            }
-            written += result
-        }
         let end = offset + Int64(bytes.count)
+        do {
+            try FileRange.write(fd, bytes, at: offset)
+        } catch {
+            // A short write leaves bytes no row will point to.
+            punch(offset..<end)
+            throw PackError(operation: "write", path: url.path, code: error.code)
+        }
         // Start writing back now, so the sync before the commit waits for less.
         _ = mailfs_start_writeback(fd, off_t(offset), off_t(bytes.count))
         appended.withLock { range in
@@ -72,8 +67,10 @@ public final class MessagePack: Sendable {
     /// its commit. Nothing to do when it appended nothing.
     func syncAppended() throws {
         guard appended.withLock({ $0 }) != nil else { return }
-        while fdatasync(fd) != 0 {
-            guard errno == EINTR else { throw error("fdatasync") }
+        do {
+            try FileRange.syncData(fd)
+        } catch {
+            throw PackError(operation: "fdatasync", path: url.path, code: error.code)
         }
     }
 
@@ -88,19 +85,17 @@ public final class MessagePack: Sendable {
     /// error: the message is unreadable, never cut short.
     func read(offset: Int64, length: Int) throws -> [UInt8] {
         guard length > 0 else { return [] }
-        var failure: Int32 = 0
+        var failure: FileRangeError?
         let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            var filled = 0
-            while filled < length {
-                let result = pread(fd, buffer.baseAddress! + filled, length - filled, off_t(offset) + off_t(filled))
-                if result < 0 && errno == EINTR { continue }
-                if result < 0 { failure = errno }
-                if result <= 0 { break }
-                filled += result
+            let read = Result { () throws(FileRangeError) in
+                try FileRange.read(fd, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
             }
-            count = filled
+            switch read {
+            case .success(let filled): count = filled
+            case .failure(let error): failure = error; count = 0
+            }
         }
-        if failure != 0 { throw PackError(operation: "read", path: url.path, code: failure) }
+        if let failure { throw PackError(operation: "read", path: url.path, code: failure.code) }
         guard bytes.count == length else {
             throw PackError(operation: "read", path: url.path,
                             reason: "it ends before byte \(offset + Int64(length)): cut short or replaced")
@@ -120,10 +115,6 @@ public final class MessagePack: Sendable {
         var status = stat()
         guard fstat(fd, &status) == 0 else { return 0 }
         return Int64(status.st_blocks) * 512
-    }
-
-    private func error(_ operation: String) -> PackError {
-        PackError(operation: operation, path: url.path, code: errno)
     }
 }
 

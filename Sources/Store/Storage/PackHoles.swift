@@ -95,8 +95,10 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
             throw PackError(operation: "open", path: walPath, code: errno)
         }
         defer { close(fd) }
-        while fdatasync(fd) != 0 {
-            guard errno == EINTR else { throw PackError(operation: "fdatasync", path: walPath, code: errno) }
+        do {
+            try FileRange.syncData(fd)
+        } catch {
+            throw PackError(operation: "fdatasync", path: walPath, code: error.code)
         }
     }
 }
