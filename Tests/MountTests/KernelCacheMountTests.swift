@@ -90,7 +90,9 @@ struct KernelCacheMountTests {
             #expect(try await Poll.until(seconds: 5) {
                 FileManager.default.contents(atPath: secondPath).map { $0.suffix(9) == Data("new body\n".utf8) } ?? false
             })
-            #expect(try await mount.sh("ls \(Self.folder)").lines.count == 2)
+            // A LOOKUP of the new name asks the store itself, so the file can be read before
+            // the store watcher (4 Hz for another process's commits) refreshed the listing.
+            #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls \(Self.folder)").lines.count == 2 })
 
             try await Self.changeStore(mount, "UPDATE email SET isRead = 1 WHERE messageId = 'one@t'")
             #expect(try await Poll.until(seconds: 5) { Self.seenFlag(first) == "1" })
@@ -159,7 +161,10 @@ struct KernelCacheMountTests {
                 FileManager.default.contents(atPath: file) == Data("%PDF-1.4\n".utf8)
             })
             #expect(try await Self.stat(mount, "%Y", directory) == "1795255200", "the message's date, as listed")
-            #expect(try await mount.sh("ls -l --time-style=+%s live/attachments").output.contains(" 1795255200 2026-11-21 1000 Tester - Files"))
+            // As for a new message: the lookup can come before the listing is refreshed.
+            #expect(try await Poll.until(seconds: 5) {
+                try await mount.sh("ls -l --time-style=+%s live/attachments").output.contains(" 1795255200 2026-11-21 1000 Tester - Files")
+            })
 
             try await Self.changeStore(mount, "DELETE FROM email WHERE messageId = 'two@t'")
             #expect(try await Poll.until(seconds: 5) {
