@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import MailCore
 import StoreTestSupport
 import Testing
 @testable import Store
@@ -129,6 +131,33 @@ struct IngestTests {
         #expect(try temp.store.message(id: 1) == nil)
         #expect(try temp.store.indexedCount("bye") == 0)
     }
+    @Test("a message stored whole keeps its texts only in its bytes; one synced without them keeps them in its row")
+    func textsStoredOnce() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let partial = PartialContent(header: Fixture.message(id: "big@x", subject: "Board meeting", body: ""),
+                                     bodyPlain: "The agenda is attached.", bodyHTML: "<p>The agenda</p>",
+                                     attachments: [], size: 50_000)
+        _ = try temp.store.ingest([
+            temp.incoming(Fixture.message(id: "whole@x", subject: "Budget", body: "Quarterly numbers"),
+                          folder: inbox, uid: 1),
+            IncomingMessage(content: .partial(partial), folderId: inbox, uid: 2, flags: MessageFlags(), arrival: Date()),
+        ], accountId: account)
+        let rows = try temp.store.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT messageId, bodyPlain, bodyHTML, snippet FROM email ORDER BY id")
+        }
+        #expect(rows.map { $0["messageId"] as String? } == ["whole@x", "big@x"])
+        #expect(rows[0]["bodyPlain"] as String? == nil && rows[0]["bodyHTML"] as String? == nil)
+        #expect((rows[0]["snippet"] as String).contains("Quarterly numbers"))
+        #expect(rows[1]["bodyPlain"] as String? == "The agenda is attached.")
+        #expect(rows[1]["bodyHTML"] as String? == "<p>The agenda</p>")
+        // The first one's texts are where a reader finds them: its bytes.
+        let id = try #require(try temp.store.messages(inFolder: inbox).first { $0.fileName.contains("Budget") }?.id)
+        let raw = try #require(try temp.store.rawMessage(emailId: id))
+        #expect(MessageParser.parse(raw).bodyPlain?.contains("Quarterly numbers") == true)
+    }
+
     @Test("a message's row as the writer inserts it reads back equal to the record it came from, every column set")
     func rowInsertion() throws {
         let temp = try TemporaryStore()

@@ -44,7 +44,8 @@ struct PreparedMessage: Sendable {
         baseFileName = FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
                                                  from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
         searchEntry = SearchEntry(parsed)
-        row = EmailInsertion(Self.row(parsed, incoming: incoming, fingerprint: fingerprint, size: size))
+        row = EmailInsertion(Self.row(parsed, incoming: incoming, fingerprint: fingerprint, size: size,
+                                      keepsTexts: raw == nil))
     }
 
     /// Without the server's word: local bytes as a server would report them; a partial
@@ -56,8 +57,10 @@ struct PreparedMessage: Sendable {
         }
     }
 
+    /// `keepsTexts`: whether the row holds the message's texts, which it does only when its
+    /// bytes are not stored (`EmailRecord.bodyPlain`).
     private static func row(_ parsed: ParsedMessage, incoming: IncomingMessage,
-                            fingerprint: MessageFingerprint, size: Int) -> EmailRecord {
+                            fingerprint: MessageFingerprint, size: Int, keepsTexts: Bool) -> EmailRecord {
         let from = parsed.from.first
         let flags = incoming.flags
         return EmailRecord(
@@ -73,7 +76,7 @@ struct PreparedMessage: Sendable {
             isRead: flags.seen, isStarred: flags.flagged, isDraft: flags.draft,
             isAnswered: flags.answered, isDeleted: flags.deleted,
             sizeBytes: Int64(size),
-            bodyPlain: parsed.bodyPlain, bodyHTML: parsed.bodyHTML,
+            bodyPlain: keepsTexts ? parsed.bodyPlain : nil, bodyHTML: keepsTexts ? parsed.bodyHTML : nil,
             snippet: Snippet.make(plain: parsed.bodyPlain, html: parsed.bodyHTML,
                                   fallback: parsed.subject, limit: 100),
             hasAttachments: !parsed.attachments.isEmpty, fileName: "")

@@ -81,6 +81,10 @@ public struct EmailRecord: Codable, Sendable, FetchableRecord, MutablePersistabl
     public var isAnswered: Bool
     public var isDeleted: Bool
     public var sizeBytes: Int64
+    /// The texts of a message synced without its bytes (`PartialContent`). A message whose
+    /// bytes are stored has its texts there and nil here: written once, not twice, and the
+    /// row stays small for the updates and scans that never read texts (docs/DECISIONS.md,
+    /// "A message's texts are stored once").
     public var bodyPlain: String?
     public var bodyHTML: String?
     public var snippet: String
