@@ -1,9 +1,37 @@
 import Foundation
+import GRDB
 import Testing
 @testable import Store
 
 @Suite("Threads in the store")
 struct ThreadingStoreTests {
+    @Test("a thread row as the rethread writes it reads back equal to the record, inserted and updated")
+    func threadRowWrites() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let latest = Date(timeIntervalSince1970: 1_795_000_000.123)
+        var thread = ThreadRecord(id: nil, accountId: account, dirName: "2026-11-20 Budget", subject: "Budget",
+                                  latestDate: latest, messageCount: 3, unreadCount: 2,
+                                  participants: "Ann, Bob", snippet: "Numbers attached")
+        // A column added to the record but not to the statements would be left at its default.
+        #expect(Set(try thread.databaseDictionary.keys)
+            == ["id", "accountId", "dirName", "subject", "latestDate", "messageCount", "unreadCount",
+                "participants", "snippet"])
+        try temp.store.pool.write { db in try ThreadWrites.insert(&thread, db) }
+        // Dates as GRDB stores them (milliseconds): compared as the database holds them.
+        let id = try #require(thread.id)
+        #expect(try temp.store.pool.read { db in try ThreadRecord.fetchOne(db, key: id) }.map { $0.databaseEquals(thread) } == true)
+
+        thread.subject = "Budget 2027"
+        thread.latestDate = latest.addingTimeInterval(3600)
+        thread.messageCount = 4
+        thread.unreadCount = 0
+        thread.participants = "Ann, Bob, Cy"
+        thread.snippet = "Final numbers"
+        try temp.store.pool.write { db in try ThreadWrites.updateSummary(of: thread, db) }
+        #expect(try temp.store.pool.read { db in try ThreadRecord.fetchOne(db, key: id) }.map { $0.databaseEquals(thread) } == true)
+    }
+
     @Test("a reply chain is one thread named after its root, stable as replies arrive")
     func stableThread() throws {
         let temp = try TemporaryStore()

@@ -17,6 +17,11 @@ struct Rethreading {
     private var claimed = Set<Int64>()
     /// Threads created, changed or deleted.
     private var touched = Set<Int64>()
+    /// Messages to move, with their new thread: written by `finish` in the order of their
+    /// ids, which is the order of the table's pages (a group's messages are spread over
+    /// the whole table; moved group by group, a new import's rethread read and wrote
+    /// pages at random through the writer's small page cache).
+    private var moves: [(emailId: Int64, threadId: Int64)] = []
 
     init(_ db: Database, accountId: Int64) throws {
         self.accountId = accountId
@@ -41,8 +46,11 @@ struct Rethreading {
         }
     }
 
-    /// Deletes the threads no group claimed; returns the threads touched.
+    /// Moves the messages, deletes the threads no group claimed; returns the threads touched.
     mutating func finish(_ db: Database) throws -> Set<Int64> {
+        moves.sort { $0.emailId < $1.emailId }
+        try ThreadWrites.move(moves, db)
+        moves = []
         let orphans = threadsBefore.subtracting(claimed)
         if !orphans.isEmpty {
             try ThreadRecord.deleteAll(db, keys: orphans)
@@ -74,12 +82,12 @@ struct Rethreading {
            var thread = threads[keep] {
             threadId = keep
             if summary.apply(to: &thread) {
-                try thread.update(db)
+                try ThreadWrites.updateSummary(of: thread, db)
                 touched.insert(threadId)
             }
         } else {
             var thread = summary.newThread(accountId: accountId, rootDate: root.date, takenNames: takenNames)
-            try thread.insert(db)
+            try ThreadWrites.insert(&thread, db)
             threadId = thread.id ?? 0
             takenNames.insert(thread.dirName)
             touched.insert(threadId)
@@ -87,7 +95,7 @@ struct Rethreading {
         claimed.insert(threadId)
         let moved = messages.filter { $0.threadId != threadId }.map(\.id)
         if !moved.isEmpty {
-            try EmailRecord.filter(keys: moved).updateAll(db, Column("threadId").set(to: threadId))
+            moves += moved.map { ($0, threadId) }
             touched.insert(threadId)
             touched.formUnion(messages.compactMap(\.threadId))
         }
