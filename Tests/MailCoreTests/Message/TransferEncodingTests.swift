@@ -26,6 +26,20 @@ struct TransferEncodingTests {
         #expect(Base64.decodedCount(Array(encoded.utf8)[...]) == decoded.utf8.count)
     }
 
+    @Test("base64's size count agrees with decoding for every byte value and for random mixes of blocks, padding and junk")
+    func base64CountAgreesWithDecoding() {
+        for value in 0...255 {
+            let input = [UInt8](repeating: UInt8(value), count: 8)[...]
+            #expect(Base64.decodedCount(input) == Base64.decode(input).count, "byte \(value)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = Array("QUJDRA==AbZz09+/=\r\n \t*\u{00}".utf8) + [0xC3, 0xA9, 0xFF]
+        for _ in 0..<2_000 {
+            let input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }[...]
+            #expect(Base64.decodedCount(input) == Base64.decode(input).count, "\(input)")
+        }
+    }
+
     @Test("base64 stops at the output limit")
     func base64Limit() {
         #expect(Base64.decode(Array("SGVsbG8gd29ybGQ=".utf8)[...], limit: 5) == Array("Hello".utf8))
