@@ -68,8 +68,9 @@ public enum StatusReport {
     public static let diskWarningBytes: Int64 = 5_000_000_000
 
     /// The root `.status`: one line per account, the disk mailfs uses (and a warning above
-    /// 5 GB), then the summary line.
-    public static func root(_ accounts: [(name: String, facts: AccountFacts)], diskUse: Int64) -> String {
+    /// 5 GB, and one when deleted mail's space is not given back), then the summary line.
+    public static func root(_ accounts: [(name: String, facts: AccountFacts)], diskUse: Int64,
+                            spaceProblem: String? = nil) -> String {
         var text = ""
         var failing = 0
         for (name, facts) in accounts {
@@ -83,6 +84,7 @@ public enum StatusReport {
         if diskUse > diskWarningBytes {
             text += "warning: mailfs uses more than 5 GB on disk; `mailfs cache clear` or a smaller sync_window_days frees space\n"
         }
+        if let spaceProblem { text += "warning: \(spaceProblem)\n" }
         text += failing == 0 ? "all accounts synced\n" : "\(failing) accounts have errors\n"
         return text
     }

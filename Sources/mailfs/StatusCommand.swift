@@ -38,7 +38,7 @@ struct StatusCommand: ParsableCommand {
         if let only = facts.first, account != nil {
             print(StatusReport.account(only.facts), terminator: "")
         } else {
-            print(StatusReport.root(facts, diskUse: store.totalDiskUse()), terminator: "")
+            print(StatusReport.root(facts, diskUse: store.totalDiskUse(), spaceProblem: store.packSpaceProblem), terminator: "")
         }
     }
 }

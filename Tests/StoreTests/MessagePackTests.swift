@@ -1,7 +1,9 @@
+import Activity
 import Foundation
 import GRDB
 import StoreTestSupport
 @testable import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -76,6 +78,49 @@ struct MessagePackTests {
         try Self.expectStored(messages.enumerated().filter { $0.offset % 2 == 0 }.map(\.element), in: temp.store)
     }
 
+    @Test("a pass that cannot punch says why until one can: without hole punching its rows go, after another failure they stay for the next pass")
+    func punchFailures() async throws {
+        let failing = FailingPunch()
+        let directory = Fixture.temporaryDirectory("pack-punch")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try MailStore(directory: directory, punchingHolesWith: failing.punch)
+        let account = try store.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
+        let inbox = try store.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
+        _ = try store.ingest((1...3).map { n in
+            IncomingMessage(raw: Fixture.long(id: "\(n)@x", subject: "Message \(n)", lines: 4000), folderId: inbox,
+                            uid: Int64(n), flags: MessageFlags(), arrival: Date())
+        }, accountId: account)
+        let ids = try store.messages(inFolder: inbox).map(\.id).sorted()
+        func delete(_ id: Int64) throws {
+            try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
+        }
+
+        failing.code.withLock { $0 = EOPNOTSUPP }
+        try delete(ids[0])
+        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
+            store.packSpaceProblem?.contains(String(cString: strerror(EOPNOTSUPP))) == true
+        }, "\(store.packSpaceProblem ?? "no problem")")
+        #expect(try Self.holes(store) == 0, "retrying cannot help: the rows go")
+        let status = StatusReport.root([], diskUse: 0, spaceProblem: store.packSpaceProblem)
+        #expect(status.contains("warning: the space of deleted mail in \(MessagePack.fileName) is not given back: "))
+        #expect(status.hasSuffix("all accounts synced\n"), "the summary stays the last line")
+
+        failing.code.withLock { $0 = EIO }
+        try delete(ids[1])
+        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
+            store.packSpaceProblem?.contains(String(cString: strerror(EIO))) == true
+        }, "\(store.packSpaceProblem ?? "no problem")")
+        #expect(try Self.holes(store) == 1, "kept for the next pass")
+
+        failing.code.withLock { $0 = 0 }
+        let before = store.pack.diskUse
+        try delete(ids[2])
+        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
+            try store.packSpaceProblem == nil && Self.holes(store) == 0
+        }, "\(store.packSpaceProblem ?? "no problem")")
+        #expect(before - store.pack.diskUse > 150_000, "the last two messages' blocks are back (112 KB each)")
+    }
+
     @Test("a transaction that fails gives back what it appended")
     func rolledBack() throws {
         let temp = try TemporaryStore()
@@ -145,5 +190,19 @@ struct MessagePackTests {
     private static func raw(_ message: IncomingMessage) -> [UInt8]? {
         if case .raw(let bytes) = message.content { return bytes }
         return nil
+    }
+}
+
+/// A hole puncher that fails with `code` (0: punches).
+private final class FailingPunch: Sendable {
+    let code = Mutex<Int32>(0)
+
+    var punch: MessagePack.HolePuncher {
+        { [self] fd, offset, length in
+            let failure = code.withLock { $0 }
+            guard failure != 0 else { return MessagePack.punchHole(fd, offset, length) }
+            errno = failure
+            return -1
+        }
     }
 }

@@ -135,7 +135,7 @@ extension MailTree {
             let facts = try accounts.all().compactMap { account in
                 try statusFacts(account).map { (name: account.name, facts: $0) }
             }
-            return Array(StatusReport.root(facts, diskUse: store.totalDiskUse()).utf8)
+            return Array(StatusReport.root(facts, diskUse: store.totalDiskUse(), spaceProblem: store.packSpaceProblem).utf8)
         case .accountStatus(let id):
             return try accountStatus(id, storage: .computed)
         case .accountLog(let id):

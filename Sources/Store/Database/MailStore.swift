@@ -27,7 +27,12 @@ public final class MailStore: Sendable {
     /// and the database files 0600: mail is private. A file that is not a usable mailfs
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
     /// is left as it was.
-    public init(directory: URL) throws {
+    public convenience init(directory: URL) throws {
+        try self.init(directory: directory, punchingHolesWith: MessagePack.punchHole)
+    }
+
+    /// `init(directory:)` with the pack's hole punching given: tests make it fail.
+    init(directory: URL, punchingHolesWith punchHole: @escaping MessagePack.HolePuncher) throws {
         _ = SQLiteProcessSettings.applied
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
@@ -42,7 +47,7 @@ public final class MailStore: Sendable {
         let searchURL = directory.appendingPathComponent(SearchIndexFile.name)
         let index = try SearchIndexFile.open(searchURL)
         pool = try Self.openPool(at: databaseURL, searchIndex: searchURL)
-        pack = try MessagePack(directory: directory)
+        pack = try MessagePack(directory: directory, punchHole: punchHole)
         searchIndex = SearchIndexWriter(index: index, store: pool, pack: pack)
         searchIndex.catchUp()
         packHoles = PackHoles(pool: pool, pack: pack, databasePath: databaseURL.path)

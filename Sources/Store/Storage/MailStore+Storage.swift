@@ -48,6 +48,10 @@ extension MailStore {
         return all > 0 ? total * mine / all : 0
     }
 
+    /// Why the space deleted mail left in the pack is not being given back, if it is not
+    /// (`PackHoles`): the root `.status` warns with it.
+    public var packSpaceProblem: String? { packHoles.problem }
+
     /// Everything mailfs keeps on disk: the database (with its WAL), the pack and every
     /// cache file, as blocks in use: the pack's size counts the holes deleted mail left.
     public func totalDiskUse() -> Int64 {

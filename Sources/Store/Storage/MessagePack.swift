@@ -31,11 +31,19 @@ public final class MessagePack: Sendable {
     /// commit, punched if the transaction fails.
     private let appended = Mutex<Range<Int64>?>(nil)
 
-    init(directory: URL) throws {
+    /// Punches a hole (0, or -1 with `errno` set): `punchHole`, or what a test puts in its
+    /// place to see a failure.
+    typealias HolePuncher = @Sendable (_ fd: Int32, _ offset: off_t, _ length: off_t) -> Int32
+    /// `fallocate` punching a hole, keeping the file's size.
+    static let punchHole: HolePuncher = { fd, offset, length in mailfs_punch_hole(fd, offset, length) }
+    private let punchHole: HolePuncher
+
+    init(directory: URL, punchHole: @escaping HolePuncher) throws {
         url = directory.appendingPathComponent(Self.fileName)
         let opened = Foundation.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard opened >= 0 else { throw PackError(operation: "open", path: url.path, code: errno) }
         fd = opened
+        self.punchHole = punchHole
     }
 
     deinit { close(fd) }
@@ -51,8 +59,8 @@ public final class MessagePack: Sendable {
         do {
             try FileRange.write(fd, bytes, at: offset)
         } catch {
-            // A short write leaves bytes no row will point to.
-            punch(offset..<end)
+            // A short write leaves bytes no row will point to (if they stay, only space is lost).
+            try? punch(offset..<end)
             throw PackError(operation: "write", path: url.path, code: error.code)
         }
         // Start writing back now, so the sync before the commit waits for less.
@@ -78,7 +86,7 @@ public final class MessagePack: Sendable {
     /// rows; those of a transaction that rolled back belong to nothing, and are punched.
     func endTransaction(committed: Bool) {
         guard let range = appended.withLock({ range in defer { range = nil }; return range }) else { return }
-        if !committed { punch(range) }
+        if !committed { try? punch(range) }
     }
 
     /// `length` bytes at `offset`. A file shorter than that (damaged, or replaced) is an
@@ -104,10 +112,12 @@ public final class MessagePack: Sendable {
     }
 
     /// Gives the blocks of `range` back to the file system; its bytes read as zeros after.
-    /// Failing (a file system without hole punching) only keeps the space in use.
-    func punch(_ range: Range<Int64>) {
+    /// Failing keeps the space in use, nothing else: `PackHoles` reports it.
+    func punch(_ range: Range<Int64>) throws(PackError) {
         guard !range.isEmpty else { return }
-        _ = mailfs_punch_hole(fd, off_t(range.lowerBound), off_t(range.count))
+        guard punchHole(fd, off_t(range.lowerBound), off_t(range.count)) == 0 else {
+            throw PackError(operation: "fallocate (punching a hole)", path: url.path, code: errno)
+        }
     }
 
     /// Blocks in use, in bytes: less than the file's size once holes are punched.
@@ -139,6 +149,9 @@ public struct PackError: Error, CustomStringConvertible {
 
     /// The file is not what the store says it is (`MailStore.damage(in:)` reports it).
     public var isDamage: Bool { code == 0 }
+
+    /// The file system cannot do it at all (hole punching on a file system without it).
+    var isUnsupported: Bool { code == EOPNOTSUPP || code == ENOSYS }
 
     public var description: String { "\(operation) of \(path) failed: \(reason)" }
 }

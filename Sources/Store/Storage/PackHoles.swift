@@ -5,6 +5,11 @@ import Synchronization
 /// Gives back the pack's space that deleted messages left, recorded as `packHole` rows by
 /// the deleting transaction (`PackedContent`).
 ///
+/// A pass that cannot punch says why in `problem`, which the root `.status` shows until a
+/// pass succeeds: a file system without hole punching keeps deleted mail's space in use
+/// (its rows go, retrying cannot help), any other failure keeps the rows for the next pass
+/// (the next deleting commit, or the next start).
+///
 /// A region is punched only once its deletion is durable: the store commits with
 /// `synchronous = NORMAL`, so a commit not yet synced could be undone by a power cut, and
 /// its message would come back with its bytes gone. The WAL is synced first, which makes
@@ -24,6 +29,10 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
     private let scheduled = Mutex(false)
     /// The transaction under way added a hole. Only the writer's queue touches it.
     private var added = false
+    /// Why the last pass that had holes to punch could not punch them all; nil once one could.
+    private let failure = Mutex<String?>(nil)
+
+    var problem: String? { failure.withLock { $0 } }
 
     init(pool: DatabasePool, pack: MessagePack, databasePath: String) {
         self.pool = pool
@@ -59,7 +68,8 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + Self.delay) { [weak self] in
             guard let self else { return }
             scheduled.withLock { $0 = false }
-            // A pass that fails (the disk, a busy store) leaves the rows for the next one.
+            // A pass that fails (the disk, a busy store) leaves its rows for the next one,
+            // and its reason in `problem`.
             try? punchAll()
         }
     }
@@ -68,22 +78,62 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
     /// twice on the same rows (another process, a crash between the two steps): a punched
     /// region is never written again.
     func punchAll() throws {
+        do {
+            switch try punchRecordedHoles() {
+            case .nothingToPunch: break
+            case .punched: failure.withLock { $0 = nil }
+            case .unsupported(let error): failure.withLock { $0 = Self.describe(error) }
+            }
+        } catch {
+            failure.withLock { $0 = Self.describe(error) }
+            throw error
+        }
+    }
+
+    private enum Pass {
+        case nothingToPunch
+        case punched
+        /// The file system cannot punch holes: the rows are gone, the space stays in use.
+        case unsupported(PackError)
+    }
+
+    /// One pass over at most 10,000 holes; another is scheduled when there were that many.
+    /// A failure other than `unsupported` stops the pass and keeps the rows not punched.
+    private func punchRecordedHoles() throws -> Pass {
         let holes = try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT rowid, byteOffset, byteCount FROM packHole ORDER BY rowid LIMIT 10000")
         }
-        guard !holes.isEmpty else { return }
+        guard !holes.isEmpty else { return .nothingToPunch }
         try syncWAL()
+        var done: [Int64] = []
+        var unsupported: PackError?
+        var failed: PackError?
         for hole in holes {
             let offset: Int64 = hole[1]
             let count: Int64 = hole[2]
-            pack.punch(offset..<(offset + count))
+            do {
+                try pack.punch(offset..<(offset + count))
+            } catch where error.isUnsupported {
+                unsupported = error
+            } catch {
+                failed = error
+                break
+            }
+            done.append(hole[0])
         }
-        let ids = holes.map { $0[0] as Int64 }
         try pool.write { db in
-            try db.execute(sql: "DELETE FROM packHole WHERE rowid IN (\(databaseQuestionMarks(count: ids.count)))",
-                           arguments: StatementArguments(ids))
+            for slice in done.inSQLSlices {
+                try db.execute(sql: "DELETE FROM packHole WHERE rowid IN (\(databaseQuestionMarks(count: slice.count)))",
+                               arguments: StatementArguments(slice))
+            }
         }
+        if let failed { throw failed }
         if holes.count == 10000 { schedule() }
+        return unsupported.map(Pass.unsupported) ?? .punched
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        "the space of deleted mail in \(MessagePack.fileName) is not given back: \(error)"
     }
 
     /// Makes every commit in the WAL durable. No WAL file: everything was checkpointed
