@@ -91,30 +91,27 @@ struct MessagePackTests {
                             uid: Int64(n), flags: MessageFlags(), arrival: Date())
         }, accountId: account)
         let ids = try store.messages(inFolder: inbox).map(\.id).sorted()
-        func delete(_ id: Int64) throws {
-            try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
+        /// Deletes the message while punching fails with `code`; true once the pass says why.
+        func delete(_ id: Int64, punchingFailsWith code: Int32) async throws -> Bool {
+            failing.code.withLock { $0 = code }
+            try await store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
+            return try await Poll.until(seconds: 30, every: .milliseconds(50)) {
+                store.packSpaceProblem?.contains(String(cString: strerror(code))) == true
+            }
         }
 
-        failing.code.withLock { $0 = EOPNOTSUPP }
-        try delete(ids[0])
-        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
-            store.packSpaceProblem?.contains(String(cString: strerror(EOPNOTSUPP))) == true
-        }, "\(store.packSpaceProblem ?? "no problem")")
+        #expect(try await delete(ids[0], punchingFailsWith: EOPNOTSUPP), "\(store.packSpaceProblem ?? "no problem")")
         #expect(try Self.holes(store) == 0, "retrying cannot help: the rows go")
         let status = StatusReport.root([], diskUse: 0, spaceProblem: store.packSpaceProblem)
         #expect(status.contains("warning: the space of deleted mail in \(MessagePack.fileName) is not given back: "))
         #expect(status.hasSuffix("all accounts synced\n"), "the summary stays the last line")
 
-        failing.code.withLock { $0 = EIO }
-        try delete(ids[1])
-        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
-            store.packSpaceProblem?.contains(String(cString: strerror(EIO))) == true
-        }, "\(store.packSpaceProblem ?? "no problem")")
+        #expect(try await delete(ids[1], punchingFailsWith: EIO), "\(store.packSpaceProblem ?? "no problem")")
         #expect(try Self.holes(store) == 1, "kept for the next pass")
 
         failing.code.withLock { $0 = 0 }
         let before = store.pack.diskUse
-        try delete(ids[2])
+        try await store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [ids[2]]) }
         #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
             try store.packSpaceProblem == nil && Self.holes(store) == 0
         }, "\(store.packSpaceProblem ?? "no problem")")
