@@ -112,7 +112,8 @@ public final class MessagePack: Sendable {
     }
 
     /// Gives the blocks of `range` back to the file system; its bytes read as zeros after.
-    /// Failing keeps the space in use, nothing else: `PackHoles` reports it.
+    /// Failing keeps the space in use, nothing else: `PackHoles` reports its passes'
+    /// failures; the bytes of a failed append or transaction are given back best-effort.
     func punch(_ range: Range<Int64>) throws(PackError) {
         guard !range.isEmpty else { return }
         guard punchHole(fd, off_t(range.lowerBound), off_t(range.count)) == 0 else {
