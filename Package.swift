@@ -40,6 +40,8 @@ let package = Package(
             dependencies: [
                 "MailCore", "CSQLiteSettings", "CFileSpace",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the few columns decoded without GRDB (StoredDate).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // Reading the user's Maildirs and mbox files, and `mailfs import` into the store.

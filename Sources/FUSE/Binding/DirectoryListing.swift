@@ -1,3 +1,5 @@
+import Glibc
+
 /// The snapshot of one open directory that READDIR/READDIRPLUS page through. Offsets are
 /// indexes into `entries` (the offset handed with an entry is the index of the next one),
 /// so a listing that changes in the store does not shift names under a reader.
@@ -30,9 +32,14 @@ struct DirectoryListing: Sendable {
     /// The kernel fails a whole listing with EIO on a name containing "/", and a NUL would
     /// cut it short; "." and ".." are ours; NAME_MAX is 255 bytes. Such names are left out.
     static func isServable(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard !bytes.isEmpty, bytes.count <= 255, name != ".", name != ".." else { return false }
-        return !bytes.contains(UInt8(ascii: "/")) && !bytes.contains(0)
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let start = bytes.baseAddress, !bytes.isEmpty, bytes.count <= 255 else { return false }
+            if bytes.count <= 2, bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { return false }
+            // memchr: run on every name of every listing built, where a byte loop cost a
+            // twentieth of a first listing.
+            return memchr(start, Int32(UInt8(ascii: "/")), bytes.count) == nil && memchr(start, 0, bytes.count) == nil
+        }
     }
 }
 

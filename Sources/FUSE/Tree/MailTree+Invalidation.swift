@@ -46,7 +46,7 @@ extension MailTree {
         guard let kernel = invalidator.withLock({ $0 }) else { return }
         if let old {
             let fresh = try? listing(of: inode)
-            for name in old.names.subtracting(fresh?.names ?? []) {
+            for name in old.names(missingFrom: fresh) {
                 kernel.invalidateEntry(parent: inode, name: name)
             }
         }

@@ -95,8 +95,10 @@ extension MailStore {
     }
 
     public func folders(accountId: Int64) throws -> [FolderRecord] {
-        try pool.read { db in
-            try FolderRecord.filter(Column("accountId") == accountId).order(Column("path")).fetchAll(db)
+        // One statement: the tree runs it at every folder's GETATTR (`treeRead`).
+        try treeRead { db in
+            try FolderRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM folder WHERE accountId = ? ORDER BY path"),
+                                      arguments: [accountId])
         }
     }
 }

@@ -21,6 +21,7 @@ enum Schema {
         migrator.registerMigration("v6-folder-settled", migrate: addSettledState)
         SearchIndex.registerOwnFile(in: &migrator)
         PackedContent.register(in: &migrator)
+        ReadPathIndexes.registerLinkIndexes(in: &migrator)
         return migrator
     }
 

@@ -16,10 +16,10 @@ extension MailStore {
 
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
-            try MessageEntry.fetchAll(db.cachedStatement(sql: """
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
-                WHERE f.folderId = ? AND \(MessageEntry.visible) \(MessageEntry.order)
-                """), arguments: [folderId])
+                WHERE f.folderId = ? AND \(MessageEntry.visible)
+                """), arguments: [folderId]))
         }
     }
 
@@ -51,34 +51,33 @@ extension MailStore {
     /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
-            try MessageEntry.fetchAll(db, sql: """
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
                 WHERE e.accountId = ? AND e.isDeleted = 0
                   AND (NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND \(MessageEntry.visible))
                        OR EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
                                   WHERE f.emailId = e.id AND d.type = 'archive' AND \(MessageEntry.visible)))
-                \(MessageEntry.order)
-                """, arguments: [accountId])
+                """, arguments: [accountId]))
         }
     }
 
     public func messagesWithAttachments(accountId: Int64) throws -> [MessageEntry] {
         try treeRead { db in
-            try MessageEntry.fetchAll(db, sql: """
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
-                WHERE e.accountId = ? AND e.hasAttachments = 1 AND e.isDeleted = 0 \(MessageEntry.order)
-                """, arguments: [accountId])
+                WHERE e.accountId = ? AND e.hasAttachments = 1 AND e.isDeleted = 0
+                """, arguments: [accountId]))
         }
     }
 
     /// Every account's INBOX messages, for the unified inbox at the mount root.
     public func inboxMessages() throws -> [MessageEntry] {
         try treeRead { db in
-            try MessageEntry.fetchAll(db, sql: """
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db, sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
                 JOIN emailFolder f ON f.folderId = d.id JOIN \(MessageEntry.email) ON e.id = f.emailId
-                WHERE d.type = 'inbox' AND \(MessageEntry.visible) \(MessageEntry.order)
-                """)
+                WHERE d.type = 'inbox' AND \(MessageEntry.visible)
+                """))
         }
     }
 

@@ -24,8 +24,8 @@ public struct MessageEntry: Sendable, Equatable, FetchableRecord {
         accountId = row[1]
         fileName = row[2]
         sizeBytes = row[3]
-        dateSent = row[4]
-        dateReceived = row[5]
+        dateSent = (row[4] as StoredDate?)?.date
+        dateReceived = (row[5] as StoredDate).date
         isRead = row[6]
         isStarred = row[7]
         folderCount = row[8]
@@ -44,8 +44,14 @@ public struct MessageEntry: Sendable, Equatable, FetchableRecord {
     static let email = "email e INDEXED BY \(ReadPathIndexes.listing)"
 
     /// Listings are oldest first (docs/REQUIREMENTS.md §C1), ties broken by id for a stable
-    /// order.
+    /// order: in SQL where a query also limits or groups its rows (search, threads)...
     static let order = "ORDER BY COALESCE(e.dateSent, e.dateReceived), e.id"
+
+    /// ...and here for a whole directory, where SQLite's sort of the rows (names included)
+    /// cost a sixth of a 10,000-message folder's query and sorting the entries far less.
+    static func inListingOrder(_ entries: [MessageEntry]) -> [MessageEntry] {
+        entries.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+    }
 
     /// An association the journal is moving or deleting: hidden at once.
     static let visible = "f.pending IS NOT 'leaving'"
@@ -66,7 +72,7 @@ public struct ThreadEntry: Sendable, Equatable, FetchableRecord {
         id = row[0]
         accountId = row[1]
         dirName = row[2]
-        latestDate = row[3]
+        latestDate = (row[3] as StoredDate).date
         messageCount = row[4]
     }
 }
