@@ -2,7 +2,7 @@
 import Activity
 import Foundation
 import Import
-import Store
+@testable import Store
 import Testing
 
 /// The mounted tree's answers, called directly (no kernel, no mount): names, inodes,
@@ -76,6 +76,23 @@ struct MailTreeTests {
         #expect(try tree.read(file.inode, handle: opened.handle, offset: 0, size: 1 << 16) == raw)
         #expect(try tree.read(file.inode, handle: opened.handle, offset: 10, size: 5) == Array(raw[10..<15]))
         #expect(try tree.read(file.inode, handle: opened.handle, offset: UInt64(raw.count), size: 5).isEmpty)
+    }
+
+    @Test("a message deleted while open reads whole until it is closed, past a punching pass; opening it again is ENOENT")
+    func deletedWhileOpen() throws {
+        let file = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        guard case .message(let id)? = Node(inode: file.inode) else {
+            Issue.record("not a message")
+            return
+        }
+        let raw = Self.message(id: "lunch@t", subject: "Lunch plans")
+        let opened = try tree.open(file.inode, flags: O_RDONLY)
+        #expect(try tree.read(file.inode, handle: opened.handle, offset: 0, size: 10) == Array(raw[0..<10]))
+        try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
+        try store.packHoles.punchAll()
+        #expect(try tree.read(file.inode, handle: opened.handle, offset: 10, size: 1 << 16) == Array(raw[10...]))
+        tree.release(file.inode, handle: opened.handle)
+        #expect(throws: FSError(ENOENT)) { try tree.open(file.inode, flags: O_RDONLY) }
     }
 
     @Test("flags are user.mailfs attributes; setting one takes effect at once and, offline, is not pending")

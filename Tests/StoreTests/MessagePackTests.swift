@@ -118,6 +118,38 @@ struct MessagePackTests {
         #expect(before - store.pack.diskUse > 150_000, "the last two messages' blocks are back (112 KB each)")
     }
 
+    @Test("an open message reads by range; deleted while open, a pass leaves its bytes until it is closed, then one punches them")
+    func deletedWhileOpen() async throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let messages = Self.messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
+        _ = try temp.store.ingest(messages, accountId: account)
+        let id = try #require(try await temp.store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM email") })
+        let whole = try #require(Self.raw(messages[0]))
+        guard case .packed(let open)? = try temp.store.rawLocation(emailId: id) else {
+            Issue.record("the message is not in the pack")
+            return
+        }
+        #expect(temp.store.openPacked(open))
+        #expect(try temp.store.readPacked(open, at: 100, size: 50) == Array(whole[100..<150]))
+        #expect(try temp.store.readPacked(open, at: Int64(whole.count - 10), size: 4096) == Array(whole.suffix(10)))
+        #expect(try temp.store.readPacked(open, at: Int64(whole.count), size: 10).isEmpty)
+
+        let before = temp.store.pack.diskUse
+        try await temp.store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
+        // A pass of its own, whatever the one the deletion scheduled did meanwhile.
+        try temp.store.packHoles.punchAll()
+        #expect(try Self.holes(temp.store) == 1, "the open file holds it")
+        #expect(try temp.store.readPacked(open, at: 0, size: whole.count) == whole)
+        #expect(!temp.store.openPacked(open), "a location read before that pass does not open")
+        #expect(try temp.store.rawLocation(emailId: id) == nil)
+
+        temp.store.closePacked(open)
+        #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) { try Self.holes(temp.store) == 0 },
+                "closing it scheduled a pass")
+        Self.expectFreed(before - temp.store.pack.diskUse, of: [messages[0]])
+    }
+
     @Test("a transaction that fails gives back what it appended")
     func rolledBack() throws {
         let temp = try TemporaryStore()

@@ -9,7 +9,11 @@ import Synchronization
 extension MailTree {
     /// Where the bytes of a message or attachment file come from.
     enum ContentSource: Sendable {
-        /// Raw message in the store: read (and decoded for an attachment) at first read.
+        /// A message in the store's pack: read by range with `pread`, its bytes held from
+        /// punching while the file is open.
+        case packed(PackedMessage)
+        /// Raw message in the store's database (a store from before the pack), or the
+        /// message an attachment is in: read (and decoded for an attachment) at first read.
         case store
         /// Content fetched from the server into the cache, with the size `st_size` shows;
         /// `sizeIsExact` is false while an attachment's size is BODYSTRUCTURE's estimate.
@@ -17,11 +21,40 @@ extension MailTree {
     }
 
     func openContent(_ node: Node) throws(FSError) -> OpenedFile {
-        guard case .server(let key, let size, let sizeIsExact) = try knownContentSource(node) else {
-            // Content under an inode never changes: the page cache may keep it.
-            return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false,
-                              flushes: false)
+        let source = try knownContentSource(node)
+        // Content under an inode never changes: the page cache may keep it.
+        switch source {
+        case .packed:
+            return try openPacked(node, source)
+        case .store:
+            return OpenedFile(handle: files.open(.stored(node)), keepCache: true, directIO: false, flushes: false)
+        case .server(let key, let size, let sizeIsExact):
+            return try openFromServer(node, key: key, size: size, sizeIsExact: sizeIsExact)
         }
+    }
+
+    /// Holds the message's bytes in the pack for the open file. A location read before the
+    /// store's last punching pass may be a hole now: then it is read again, and a message
+    /// deleted meanwhile is ENOENT.
+    private func openPacked(_ node: Node, _ known: ContentSource) throws(FSError) -> OpenedFile {
+        var source = known
+        for _ in 0..<3 {
+            switch source {
+            case .packed(let message) where store.openPacked(message):
+                return OpenedFile(handle: files.open(.packed(message)), keepCache: true, directIO: false, flushes: false)
+            case .packed:
+                source = try storeCall { try self.contentSource(node) }
+                contentSources.remember(source, for: node.inode)
+            default:
+                // Gone from the pack (deleted and stored again without its bytes): open it anew.
+                return try openContent(node)
+            }
+        }
+        logger.error("\(node): its bytes kept moving under punching passes; open refused")
+        throw FSError(EIO)
+    }
+
+    private func openFromServer(_ node: Node, key: ContentKey, size: Int64, sizeIsExact: Bool) throws(FSError) -> OpenedFile {
         if let cached = try storeCall({ try store.cachedContent(key) }), let file = OpenFile.disk(cached) {
             return OpenedFile(handle: files.open(file), keepCache: true, directIO: false, flushes: false)
         }
@@ -70,9 +103,13 @@ extension MailTree {
             // needs next, while the message's row lives in other pages, which with the page
             // cache dropped is one more read from disk per `cat`. A message stored without
             // its bytes never gains them in the store (they go to the content cache).
-            if try store.hasRawMessage(emailId: id) { return .store }
-            guard let size = try store.messageSize(emailId: id) else { throw FSError(ENOENT) }
-            return .server(.message(id), size: size, sizeIsExact: true)
+            switch try store.rawLocation(emailId: id) {
+            case .packed(let message)?: return .packed(message)
+            case .database?: return .store
+            case nil:
+                guard let size = try store.messageSize(emailId: id) else { throw FSError(ENOENT) }
+                return .server(.message(id), size: size, sizeIsExact: true)
+            }
         case .attachmentFile(let id):
             guard let attachment = try store.attachment(id: id) else { throw FSError(ENOENT) }
             if try store.hasRawMessage(emailId: attachment.emailId) { return .store }

@@ -42,6 +42,8 @@ extension MailTree {
         switch files.file(handle) {
         case .content(let content)?:
             bytes = content
+        case .packed(let message)?:
+            return try storeCall { try store.readPacked(message, at: Int64(clamping: offset), size: size) }
         case .stored(let node)?:
             bytes = try storedContent(node)
             files.update(handle) { $0 = .content(bytes) }
@@ -61,6 +63,7 @@ extension MailTree {
     public func release(_ inode: Inode, handle: UInt64) {
         switch files.close(handle) {
         case .disk(let fd, _)?: close(fd)
+        case .packed(let message)?: store.closePacked(message)
         case .outgoing(let id, let accountId)?: releaseOutgoing(itemId: id, accountId: accountId)
         case .appending(let folderId, let accountId, let name)?:
             // A flush with content ends the handle: what is left here was never written.

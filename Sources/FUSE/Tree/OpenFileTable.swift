@@ -5,6 +5,8 @@ import Synchronization
 /// never changes under a reader.
 enum OpenFile: Sendable {
     case content([UInt8])
+    /// A message in the store's pack, read by range; its bytes stay until release.
+    case packed(PackedMessage)
     /// A message or attachment whose bytes are loaded at its first read: with the kernel
     /// keeping the page cache, a file read before is opened and served without the store.
     case stored(Node)

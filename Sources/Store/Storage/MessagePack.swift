@@ -19,8 +19,9 @@ import Synchronization
 ///   row that survives a crash always finds its bytes. Writeback of each append starts at
 ///   once, so the sync mostly waits for what is already on its way.
 /// - **Space is given back by punching holes** (`punch`), only after the deletion that
-///   freed it is durable in the database (`PackHoles`). The file never shrinks and a
-///   region is never written twice, so an offset stays valid as long as its row exists.
+///   freed it is durable in the database, and never under an open file (`PackHoles`,
+///   `PackReaders`). The file never shrinks and a region is never written twice, so an
+///   offset stays valid as long as its row exists or a file holds it open.
 /// - Bytes appended by a transaction that rolled back are punched at once (`endTransaction`).
 public final class MessagePack: Sendable {
     public static let fileName = "mailfs-messages.pack"
@@ -30,6 +31,8 @@ public final class MessagePack: Sendable {
     /// What this process appended in its write transaction under way: synced before the
     /// commit, punched if the transaction fails.
     private let appended = Mutex<Range<Int64>?>(nil)
+    /// The regions open files read, which `PackHoles` leaves until they are closed.
+    let readers = PackReaders()
 
     /// Punches a hole (0, or -1 with `errno` set): `punchHole`, or what a test puts in its
     /// place to see a failure.

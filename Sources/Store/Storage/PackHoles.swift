@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// The writer's commits that add holes schedule a pass a second later (`delay`), on a queue
 /// of its own: a reader that looked a message up just before it was deleted has read its
-/// bytes by then. Opening the store runs one too, for holes a stopped process left.
+/// bytes by then. A hole an open file still reads is left to a pass scheduled when the file
+/// closes (`PackReaders`). Opening the store runs one too, for holes a stopped process left.
 final class PackHoles: TransactionObserver, @unchecked Sendable {
     static let delay: TimeInterval = 1
 
@@ -61,7 +62,7 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
         schedule()
     }
 
-    private func schedule() {
+    func schedule() {
         let isNew = scheduled.withLock { scheduled in defer { scheduled = true }; return !scheduled }
         guard isNew else { return }
         // Weakly: a store closed meanwhile (its observer gone with it) needs no pass.
@@ -104,6 +105,8 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
             try Row.fetchAll(db, sql: "SELECT rowid, byteOffset, byteCount FROM packHole ORDER BY rowid LIMIT 10000")
         }
         guard !holes.isEmpty else { return .nothingToPunch }
+        // After reading the holes, never before: see PackReaders.
+        pack.readers.beginPass()
         try syncWAL()
         var done: [Int64] = []
         var unsupported: PackError?
@@ -111,6 +114,8 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
         for hole in holes {
             let offset: Int64 = hole[1]
             let count: Int64 = hole[2]
+            // An open file reads it: its row stays, for the pass its closing schedules.
+            if pack.readers.isHeld(offset..<(offset + count)) { continue }
             do {
                 try pack.punch(offset..<(offset + count))
             } catch where error.isUnsupported {

@@ -47,6 +47,18 @@ enum PackedContent {
         return try row.withUnsafeData(atIndex: 0) { data in data.map { [UInt8]($0) } ?? [] }
     }
 
+    /// Where the message's raw bytes are, without reading them; `pass` is the punching pass
+    /// under which the caller looks it up (`PackReaders`).
+    static func location(emailId: Int64, pass: UInt64, db: Database) throws -> RawLocation? {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT byteOffset, byteCount FROM packedContent WHERE emailId = ?"),
+                                      arguments: [emailId]) {
+            return .packed(PackedMessage(offset: row[0], count: row[1], pass: pass))
+        }
+        let inDatabase = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)"),
+                                           arguments: [emailId]) ?? false
+        return inDatabase ? .database : nil
+    }
+
     /// Whether the store holds the message's raw bytes, without reading them.
     static func holdsRaw(emailId: Int64, db: Database) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
