@@ -60,9 +60,7 @@ struct MessagePackTests {
     @Test("messages any write deletes are punched a second later, on a queue of their own")
     func deletedMessages() async throws {
         let temp = try TemporaryStore()
-        let account = try temp.account()
-        let messages = Self.messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
-        _ = try temp.store.ingest(messages, accountId: account)
+        let messages = try Self.storedInInbox(temp)
         // Past the pass the store's opening scheduled: only the deleting commit's can punch.
         try await Task.sleep(for: .seconds(PackHoles.delay * 1.5))
         let before = temp.store.pack.diskUse
@@ -121,9 +119,7 @@ struct MessagePackTests {
     @Test("an open message reads by range; deleted while open, a pass leaves its bytes until it is closed, then one punches them")
     func deletedWhileOpen() async throws {
         let temp = try TemporaryStore()
-        let account = try temp.account()
-        let messages = Self.messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
-        _ = try temp.store.ingest(messages, accountId: account)
+        let messages = try Self.storedInInbox(temp)
         let id = try #require(try await temp.store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM email") })
         let whole = try #require(Self.raw(messages[0]))
         guard case .packed(let open)? = try temp.store.rawLocation(emailId: id) else {
@@ -188,6 +184,14 @@ struct MessagePackTests {
                     "\(damage)")
             #expect(temp.store.knownDamage == damage)
         }
+    }
+
+    /// The ten messages of `messages(_:folder:temp:)`, stored in a new account's inbox.
+    private static func storedInInbox(_ temp: TemporaryStore) throws -> [IncomingMessage] {
+        let account = try temp.account()
+        let stored = messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
+        _ = try temp.store.ingest(stored, accountId: account)
+        return stored
     }
 
     /// Ten messages of about 120 KB each.

@@ -22,10 +22,12 @@ extension FuseDispatcher {
                 DirectoryListing(directory: Inode(inode), children: try filesystem.readdir(Inode(inode)))
             }
             // The kernel asks for a page or a few; the cap only guards against a hostile size.
-            var buffer = [CChar](repeating: 0, count: min(max(size, 0), 1 << 20))
-            let used = buffer.withUnsafeMutableBufferPointer { buffer in
-                fill(buffer, req: req, from: listing, offset: offset, plus: plus)
+            // Not zeroed first: libfuse writes every byte it sends, padding included, and
+            // the kernel asks once more at the end of every listing.
+            let buffer = [CChar](unsafeUninitializedCapacity: min(max(size, 0), 1 << 20)) { buffer, count in
+                count = fill(buffer, req: req, from: listing, offset: offset, plus: plus)
             }
+            let used = buffer.count
             if used == 0 { snapshots.finished(Inode(inode)) }
             fuse_reply_buf(req, buffer, used)
         }

@@ -1,5 +1,6 @@
 /// Proleptic Gregorian arithmetic without Foundation's Calendar (slow, and it runs for
-/// every message parsed), shared by the RFC 5322 and IMAP date parsers and writers.
+/// every message parsed), shared by the RFC 5322 and IMAP date parsers and writers and the
+/// store's listing dates.
 public enum CivilCalendar {
     /// The English month abbreviations that RFC 5322 and IMAP dates spell, January first.
     public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -9,7 +10,7 @@ public enum CivilCalendar {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
