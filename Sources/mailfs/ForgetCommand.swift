@@ -21,5 +21,9 @@ struct ForgetCommand: ParsableCommand {
             throw CleanExit.failure("no account named \(account) in the store")
         }
         print("\(account): local data deleted")
+        // On a file system without hole punching the pack keeps the deleted mail's space.
+        if let problem = store.packSpaceProblem {
+            FileHandle.standardError.write(Data("mailfs: warning: \(problem)\n".utf8))
+        }
     }
 }

@@ -81,13 +81,7 @@ struct MessagePackTests {
         let failing = FailingPunch()
         let directory = Fixture.temporaryDirectory("pack-punch")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try MailStore(directory: directory, punchingHolesWith: failing.punch)
-        let account = try store.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
-        let inbox = try store.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
-        _ = try store.ingest((1...3).map { n in
-            IncomingMessage(raw: Fixture.long(id: "\(n)@x", subject: "Message \(n)", lines: 4000), folderId: inbox,
-                            uid: Int64(n), flags: MessageFlags(), arrival: Date())
-        }, accountId: account)
+        let (store, inbox) = try Self.storeOfThree(in: directory, punchingWith: failing)
         let ids = try store.messages(inFolder: inbox).map(\.id).sorted()
         /// Deletes the message while punching fails with `code`; true once the pass says why.
         func delete(_ id: Int64, punchingFailsWith code: Int32) async throws -> Bool {
@@ -146,6 +140,19 @@ struct MessagePackTests {
         Self.expectFreed(before - temp.store.pack.diskUse, of: [messages[0]])
     }
 
+    @Test("forgetting an account where holes cannot be punched says why when it returns (mailfs forget prints it)")
+    func forgottenWithoutPunching() throws {
+        let failing = FailingPunch()
+        failing.code.withLock { $0 = EOPNOTSUPP }
+        let directory = Fixture.temporaryDirectory("pack-forget")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, _) = try Self.storeOfThree(in: directory, punchingWith: failing)
+        #expect(store.packSpaceProblem == nil)
+        #expect(try store.deleteAccount(named: "test"))
+        #expect(store.packSpaceProblem?.contains(String(cString: strerror(EOPNOTSUPP))) == true,
+                "\(store.packSpaceProblem ?? "no problem")")
+    }
+
     @Test("a transaction that fails gives back what it appended")
     func rolledBack() throws {
         let temp = try TemporaryStore()
@@ -184,6 +191,19 @@ struct MessagePackTests {
                     "\(damage)")
             #expect(temp.store.knownDamage == damage)
         }
+    }
+
+    /// A store whose hole punching `failing` controls, with three messages of about 112 KB
+    /// in the inbox of its account "test"; returns the store and the inbox's id.
+    private static func storeOfThree(in directory: URL, punchingWith failing: FailingPunch) throws -> (MailStore, Int64) {
+        let store = try MailStore(directory: directory, punchingHolesWith: failing.punch)
+        let account = try store.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
+        let inbox = try store.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
+        _ = try store.ingest((1...3).map { n in
+            IncomingMessage(raw: Fixture.long(id: "\(n)@x", subject: "Message \(n)", lines: 4000), folderId: inbox,
+                            uid: Int64(n), flags: MessageFlags(), arrival: Date())
+        }, accountId: account)
+        return (store, inbox)
     }
 
     /// The ten messages of `messages(_:folder:temp:)`, stored in a new account's inbox.

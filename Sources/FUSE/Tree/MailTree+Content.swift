@@ -99,10 +99,10 @@ extension MailTree {
     func contentSource(_ node: Node) throws -> ContentSource {
         switch node {
         case .message(let id):
-            // Stored bytes are asked for first: their pages are the ones the first read
-            // needs next, while the message's row lives in other pages, which with the page
-            // cache dropped is one more read from disk per `cat`. A message stored without
-            // its bytes never gains them in the store (they go to the content cache).
+            // Where the stored bytes are is asked first: that row is all a message stored
+            // whole needs, while the message's own row lives in other pages, which with the
+            // page cache dropped is one more read from disk per `cat`. A message stored
+            // without its bytes never gains them in the store (they go to the content cache).
             switch try store.rawLocation(emailId: id) {
             case .packed(let message)?: return .packed(message)
             case .database?: return .store

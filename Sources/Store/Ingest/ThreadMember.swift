@@ -21,8 +21,8 @@ struct ThreadMember: FetchableRecord {
         id = row[0]
         threadId = row[1]
         subject = row[2]
-        dateSent = row[3]
-        dateReceived = row[4]
+        dateSent = (row[3] as StoredDate?)?.date
+        dateReceived = (row[4] as StoredDate).date
         isRead = row[5]
         fromAddress = row[6]
         fromName = row[7]

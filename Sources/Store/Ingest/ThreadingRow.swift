@@ -24,8 +24,8 @@ enum ThreadingRow {
     private static func input(_ row: Row) -> ThreadingInput {
         let inReplyTo: String = row[2]
         let references: String = row[3]
-        let dateSent: Date? = row[5]
-        let dateReceived: Date = row[6]
+        let dateSent = (row[5] as StoredDate?)?.date
+        let dateReceived = (row[6] as StoredDate).date
         return ThreadingInput(id: row[0], messageID: row[1],
                               inReplyTo: inReplyTo.split(separator: " ").map(String.init),
                               references: references.split(separator: " ").map(String.init),

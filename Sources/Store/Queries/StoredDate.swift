@@ -3,10 +3,10 @@ import GRDB
 import GRDBSQLite
 import MailCore
 
-/// A date column as the listings read it: the text GRDB stores ("2026-11-20 14:32:05.123",
-/// UTC) turned into a `Date` by arithmetic, where GRDB goes through `DateComponents` and a
-/// `Calendar`, which was a tenth of the CPU of a daemon's first listing of a 10,000-message
-/// folder (two dates a message). Any other form of date (another text format, a number) is
+/// A date column as listings and rethreading read it, a message's two dates at a time: the
+/// text GRDB stores ("2026-11-20 14:32:05.123", UTC) turned into a `Date` by arithmetic,
+/// where GRDB goes through `DateComponents` and a `Calendar`, which was a tenth of the CPU
+/// of a daemon's first listing of a 10,000-message folder. Any other form of date (another text format, a number) is
 /// left to GRDB's own decoding. Gives the same `Date` as GRDB, bit for bit (a test compares
 /// them): a message's mtime must not differ between a listing and another read.
 struct StoredDate: DatabaseValueConvertible, StatementColumnConvertible {
