@@ -57,6 +57,34 @@ struct ThreadingStoreTests {
         #expect(try temp.store.messages(inThread: threads[0].id).count == 2)
     }
 
+    @Test("server flag changes keep their threads' unread counts in the same write, with no rethread")
+    func serverFlagsKeepUnreadCounts() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        let root = Fixture.message(id: "root@x", subject: "Budget 2027", date: "Mon, 02 Nov 2026 09:00:00 +0000")
+        let reply = Fixture.message(id: "r1@x", subject: "Re: Budget 2027", date: "Tue, 03 Nov 2026 10:00:00 +0000",
+                                    inReplyTo: "root@x", references: ["root@x"])
+        _ = try temp.store.ingest([temp.incoming(root, folder: inbox, uid: 1), temp.incoming(reply, folder: inbox, uid: 2)],
+                                  accountId: account)
+        try temp.store.rethread(accountId: account)
+        let thread = try #require(try temp.store.threads(accountId: account).first)
+        func unread() throws -> Int? {
+            try temp.store.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT unreadCount FROM thread WHERE id = ?", arguments: [thread.id])
+            }
+        }
+        #expect(try unread() == 2)
+        let seen = MailStore.StoredFlags(seen: true, flagged: false, answered: false, draft: false)
+        #expect(try temp.store.applyServerFlags(folderId: inbox, [1: seen]) == 1)
+        #expect(try unread() == 1)
+        #expect(try temp.store.applyServerFlags(folderId: inbox, [1: seen, 2: seen]) == 1, "only the one that differed")
+        #expect(try unread() == 0)
+        let unseen = MailStore.StoredFlags(seen: false, flagged: true, answered: false, draft: false)
+        #expect(try temp.store.applyServerFlags(folderId: inbox, [2: unseen]) == 1)
+        #expect(try unread() == 1)
+    }
+
     @Test("a message that links two threads merges them into the oldest")
     func merge() throws {
         let temp = try TemporaryStore()

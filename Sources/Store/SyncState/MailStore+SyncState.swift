@@ -122,7 +122,8 @@ extension MailStore {
 
     /// Server flags win (FR-SYNC-05), except a flag the user changed locally whose
     /// change is still in the journal: the applier pushes it, then the server agrees.
-    /// Returns how many messages changed.
+    /// The unread count of a changed message's thread follows in the same transaction, so
+    /// flag changes need no rethread. Returns how many messages changed.
     @discardableResult
     public func applyServerFlags(folderId: Int64, _ flags: [Int64: StoredFlags]) throws -> Int {
         try pool.write { db in
@@ -137,7 +138,14 @@ extension MailStore {
                       AND (isRead <> ? OR isStarred <> ? OR isAnswered <> ? OR isDraft <> ?)
                     """, arguments: [flag.seen, flag.flagged, flag.answered, flag.draft, folderId, uid,
                                      flag.seen, flag.flagged, flag.answered, flag.draft])
-                changed += db.changesCount
+                guard db.changesCount > 0 else { continue }
+                changed += 1
+                try db.cachedStatement(sql: """
+                    UPDATE thread SET unreadCount =
+                        (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
+                    WHERE id = (SELECT e.threadId FROM emailFolder f JOIN email e ON e.id = f.emailId
+                                WHERE f.folderId = ? AND f.imapUID = ?)
+                    """).execute(arguments: [folderId, uid])
             }
             return changed
         }

@@ -28,6 +28,8 @@ extension AccountSynchronizer {
                 if result.changedMessages {
                     activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
                                         + "\(result.removed) removed, \(result.flagChanges) flag changes")
+                }
+                if result.changedThreads {
                     // Threads are recomputed for the whole account: only worth it after a change.
                     activity.record(.indexing)
                     try store.rethread(accountId: accountId)
@@ -64,8 +66,8 @@ extension AccountSynchronizer {
             let result = try await pool.withConnection(open: openConnection) { connection in
                 try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
             }
+            if result.changedThreads { try store.rethread(accountId: accountId) }
             if result.changedMessages {
-                try store.rethread(accountId: accountId)
                 activity.log.record("\(folder.path) (\(reason)): \(result.added) new, \(result.removed) removed, "
                                     + "\(result.flagChanges) flag changes")
             }
@@ -88,8 +90,8 @@ extension AccountSynchronizer {
             let result = try await mailboxGate.withPermit {
                 try await synchronizer.fetchArrivals(folder, selected: selected, over: connection)
             }
+            if result.changedThreads { try store.rethread(accountId: accountId) }
             if result.changedMessages {
-                try store.rethread(accountId: accountId)
                 activity.log.record("\(folder.path) (IDLE): \(result.added) new, \(result.linked) linked")
             }
         } catch {

@@ -32,9 +32,13 @@ struct FolderSynchronizer {
         /// Nothing changed since the folder's last complete sync: EXAMINE was all it took.
         var unchanged = false
 
-        /// Whether threads may need recomputing (new, moved or removed messages, or flags
-        /// that change unread counts).
+        /// Whether anything of the folder's messages changed (the log says what).
         var changedMessages: Bool { added + linked + removed + flagChanges > 0 }
+
+        /// Whether threads need recomputing: messages came, moved or went. Flag changes
+        /// keep their threads' unread counts themselves (`applyServerFlags`), and a
+        /// rethread is a pass over the whole account (about a second at 50,000 messages).
+        var changedThreads: Bool { added + linked + removed > 0 }
     }
 
     func sync(_ folder: FolderRecord, over connection: IMAPConnection) async throws -> Result {
