@@ -131,6 +131,7 @@ struct IngestTests {
         #expect(try temp.store.message(id: 1) == nil)
         #expect(try temp.store.indexedCount("bye") == 0)
     }
+
     @Test("a message stored whole keeps its texts only in its bytes; one synced without them keeps them in its row")
     func textsStoredOnce() throws {
         let temp = try TemporaryStore()

@@ -34,13 +34,9 @@ struct ThreadingStoreTests {
 
     @Test("a reply chain is one thread named after its root, stable as replies arrive")
     func stableThread() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
         let root = Fixture.message(id: "root@x", subject: "Budget 2027",
                                    date: "Mon, 02 Nov 2026 09:00:00 +0000")
-        _ = try temp.store.ingest([temp.incoming(root, folder: inbox, uid: 1)], accountId: account)
-        try temp.store.rethread(accountId: account)
+        let (temp, account, inbox) = try Self.threadedInbox([root])
         let before = try #require(try temp.store.threads(accountId: account).first)
         #expect(before.dirName == "2026-11-02 Budget 2027")
 
@@ -59,15 +55,10 @@ struct ThreadingStoreTests {
 
     @Test("server flag changes keep their threads' unread counts in the same write, with no rethread")
     func serverFlagsKeepUnreadCounts() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
         let root = Fixture.message(id: "root@x", subject: "Budget 2027", date: "Mon, 02 Nov 2026 09:00:00 +0000")
         let reply = Fixture.message(id: "r1@x", subject: "Re: Budget 2027", date: "Tue, 03 Nov 2026 10:00:00 +0000",
                                     inReplyTo: "root@x", references: ["root@x"])
-        _ = try temp.store.ingest([temp.incoming(root, folder: inbox, uid: 1), temp.incoming(reply, folder: inbox, uid: 2)],
-                                  accountId: account)
-        try temp.store.rethread(accountId: account)
+        let (temp, account, inbox) = try Self.threadedInbox([root, reply])
         let thread = try #require(try temp.store.threads(accountId: account).first)
         func unread() throws -> Int? {
             try temp.store.pool.read { db in
@@ -87,15 +78,10 @@ struct ThreadingStoreTests {
 
     @Test("a message that links two threads merges them into the oldest")
     func merge() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
         let a = Fixture.message(id: "a@x", subject: "Alpha", date: "Mon, 02 Nov 2026 09:00:00 +0000")
         let b = Fixture.message(id: "b@x", subject: "Beta", date: "Tue, 03 Nov 2026 09:00:00 +0000",
                                 references: ["missing@x"])
-        _ = try temp.store.ingest([temp.incoming(a, folder: inbox, uid: 1), temp.incoming(b, folder: inbox, uid: 2)],
-                                  accountId: account)
-        try temp.store.rethread(accountId: account)
+        let (temp, account, inbox) = try Self.threadedInbox([a, b])
         #expect(try temp.store.threads(accountId: account).count == 2)
         let oldest = try #require(try temp.store.threads(accountId: account).min { $0.id < $1.id })
         let bridge = Fixture.message(id: "c@x", subject: "Re: both", date: "Wed, 04 Nov 2026 09:00:00 +0000",
@@ -106,5 +92,16 @@ struct ThreadingStoreTests {
         #expect(threads.count == 1)
         #expect(threads[0].id == oldest.id && threads[0].messageCount == 3)
         #expect(touched.count == 2)
+    }
+
+    /// A store whose account has `messages` in its inbox (UIDs from 1), threaded.
+    private static func threadedInbox(_ messages: [[UInt8]]) throws -> (TemporaryStore, account: Int64, inbox: Int64) {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest(messages.enumerated().map { temp.incoming($1, folder: inbox, uid: Int64($0 + 1)) },
+                                  accountId: account)
+        try temp.store.rethread(accountId: account)
+        return (temp, account, inbox)
     }
 }

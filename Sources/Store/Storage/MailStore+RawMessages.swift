@@ -11,7 +11,7 @@ extension MailStore {
     /// Whether the store holds the message's raw bytes (small messages, imports), without
     /// reading them.
     public func hasRawMessage(emailId: Int64) throws -> Bool {
-        try treeRead { db in try PackedContent.holdsRaw(emailId: emailId, db: db) }
+        try rawLocation(emailId: emailId) != nil
     }
 
     /// Where the message's raw bytes are, for a file that reads them while it is open; nil

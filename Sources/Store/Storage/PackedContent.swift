@@ -36,10 +36,8 @@ enum PackedContent {
     /// The message's raw bytes, from wherever its store keeps them; nil when it has none
     /// (a message synced without them).
     static func raw(emailId: Int64, pack: MessagePack, db: Database) throws -> [UInt8]? {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT byteOffset, byteCount FROM packedContent WHERE emailId = ?
-            """), arguments: [emailId]) {
-            return try pack.read(offset: row[0], length: row[1])
+        if let region = try packedRegion(emailId: emailId, db: db) {
+            return try pack.read(offset: region.offset, length: region.count)
         }
         let statement = try db.cachedStatement(sql: "SELECT raw FROM messageContent WHERE emailId = ?")
         guard let row = try Row.fetchOne(statement, arguments: [emailId]) else { return nil }
@@ -50,20 +48,17 @@ enum PackedContent {
     /// Where the message's raw bytes are, without reading them; `pass` is the punching pass
     /// under which the caller looks it up (`PackReaders`).
     static func location(emailId: Int64, pass: UInt64, db: Database) throws -> RawLocation? {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT byteOffset, byteCount FROM packedContent WHERE emailId = ?"),
-                                      arguments: [emailId]) {
-            return .packed(PackedMessage(offset: row[0], count: row[1], pass: pass))
+        if let region = try packedRegion(emailId: emailId, db: db) {
+            return .packed(PackedMessage(offset: region.offset, count: region.count, pass: pass))
         }
         let inDatabase = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)"),
                                            arguments: [emailId]) ?? false
         return inDatabase ? .database : nil
     }
 
-    /// Whether the store holds the message's raw bytes, without reading them.
-    static func holdsRaw(emailId: Int64, db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM packedContent WHERE emailId = ?)
-                OR EXISTS (SELECT 1 FROM messageContent WHERE emailId = ?)
-            """), arguments: [emailId, emailId]) ?? false
+    /// Where the message's bytes are in the pack, if they are there.
+    private static func packedRegion(emailId: Int64, db: Database) throws -> (offset: Int64, count: Int)? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT byteOffset, byteCount FROM packedContent WHERE emailId = ?"),
+                         arguments: [emailId]).map { (offset: $0[0], count: $0[1]) }
     }
 }
