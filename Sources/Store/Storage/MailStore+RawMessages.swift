@@ -37,9 +37,10 @@ extension MailStore {
     /// one `pread` of the range asked, never the whole message.
     public func readPacked(_ message: PackedMessage, at offset: Int64, size: Int) throws -> [UInt8] {
         guard offset >= 0, offset < Int64(message.count), size > 0 else { return [] }
-        if offset == 0, message.count > size {
-            // The first READ of a message larger than one: the rest is asked for at once.
-            pack.prefetch(offset: message.offset + Int64(size), length: message.count - size)
+        let end = offset + Int64(size)
+        if end < Int64(message.count) {
+            // Readahead of our own: the next two READs' worth is asked for now.
+            pack.prefetch(offset: message.offset + end, length: min(2 * size, message.count - Int(end)))
         }
         return try pack.read(offset: message.offset + offset, length: min(size, message.count - Int(offset)))
     }
