@@ -95,6 +95,36 @@ struct MailTreeTests {
         #expect(throws: FSError(ENOENT)) { try tree.open(file.inode, flags: O_RDONLY) }
     }
 
+    @Test("a listed or looked-up message opens from the pack region read with it; after a punching pass, one deleted meanwhile is ENOENT")
+    func listedRegions() throws {
+        // A name looked up in a folder whose listing is not built comes from the store with its region.
+        let lookedUp = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        #expect(tree.contentSources.source(lookedUp.inode) != nil)
+        tree.storeDidChange()
+        #expect(tree.contentSources.source(lookedUp.inode) == nil)
+        _ = try names("work", "inbox")
+        let lunch = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
+        let reply = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Re: Lunch plans.eml")
+        guard case .message(let lunchId)? = Node(inode: lunch.inode), case .message(let replyId)? = Node(inode: reply.inode) else {
+            Issue.record("not messages")
+            return
+        }
+        // The listing read the regions; they are the store's own.
+        guard case .packed(let listed)? = tree.contentSources.source(lunch.inode) else {
+            Issue.record("the listing left no pack region for its message")
+            return
+        }
+        #expect(try store.rawLocation(emailId: lunchId) == .packed(listed))
+
+        try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [replyId]) }
+        try store.packHoles.punchAll()
+        #expect(throws: FSError(ENOENT)) { try tree.open(reply.inode, flags: O_RDONLY) }
+        let opened = try tree.open(lunch.inode, flags: O_RDONLY)
+        defer { tree.release(lunch.inode, handle: opened.handle) }
+        #expect(try tree.read(lunch.inode, handle: opened.handle, offset: 0, size: 1 << 16)
+                == Self.message(id: "lunch@t", subject: "Lunch plans"))
+    }
+
     @Test("flags are user.mailfs attributes; setting one takes effect at once and, offline, is not pending")
     func flags() throws {
         let file = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
@@ -127,7 +157,7 @@ struct MailTreeTests {
         #expect(try path("work", "threads", thread).modified == before.thread.modified)
     }
 
-    @Test("a quiet mount's release drops content sources; listings and kept attributes stay, and open answers as before")
+    @Test("a quiet mount's release drops the sources of downloaded content; listings, their pack regions and kept attributes stay, and open answers as before")
     func releaseMemory() throws {
         let name = try #require(try names("work", "inbox").first)
         let message = try path("work", "inbox", name)
@@ -136,8 +166,12 @@ struct MailTreeTests {
         tree.release(message.inode, handle: opened.handle)
         #expect(tree.contentSources.source(message.inode) != nil)
 
+        let downloaded = Node.message(999).inode
+        tree.contentSources.remember(.server(ContentKey(emailId: 999), size: 1, sizeIsExact: true), for: downloaded)
+
         tree.releaseMemory()
-        #expect(tree.contentSources.source(message.inode) == nil)
+        #expect(tree.contentSources.source(downloaded) == nil, "a download's source goes")
+        #expect(tree.contentSources.source(message.inode) != nil, "pack regions stay with the listings that read them")
         let inbox = try path("work", "inbox")
         #expect(tree.listings.listing(inbox.inode) != nil, "listings stay")
         #expect(tree.listings.attributes(message.inode) == message, "kept attributes stay")
@@ -145,7 +179,6 @@ struct MailTreeTests {
         let after = try tree.read(message.inode, handle: again.handle, offset: 0, size: Int(message.size))
         tree.release(message.inode, handle: again.handle)
         #expect(!before.isEmpty && after == before, "the message reads the same after the release")
-        #expect(tree.contentSources.source(message.inode) != nil, "the open brought its source back")
     }
 
     @Test("the tree refuses removing a view and making an account")

@@ -1,33 +1,70 @@
+import Store
 import Synchronization
 
-/// Where each message or attachment file opened so far gets its bytes, so an open that the
-/// kernel sends for a file read before (`grep -r` twice, `cat` of a known message) is
-/// answered from memory instead of the store. Emptied on every store change (the store
-/// watcher, within 250 ms), like the listings; bounded so a walk over a large account
-/// cannot grow the mount: about 100 bytes an entry, 200,000 entries is ~20 MB at most.
+/// Where message and attachment files get their bytes, so an OPEN is answered from memory
+/// instead of the store: for a file opened before (`grep -r` twice, `cat` of a known
+/// message), and for a message listed before, whose pack region the listing read
+/// (`MailTree.messageEntries`). Emptied on every store change (the store watcher, within
+/// 250 ms), like the listings; bounded so a walk over a large account cannot grow the
+/// mount: 200,000 entries of each kind, a few MB for pack regions.
 final class ContentSourceCache: Sendable {
     static let maxEntries = 200_000
+
+    /// Pack regions apart from the other sources: plain values, so a listing of 10,000
+    /// messages stores them in well under a millisecond, where the enum took several.
+    private struct Sources {
+        var packed: [Inode: PackedMessage] = [:]
+        var others: [Inode: MailTree.ContentSource] = [:]
+    }
+
     // GUARDED_BY(sources)
-    private let sources = Mutex<[Inode: MailTree.ContentSource]>([:])
+    private let sources = Mutex(Sources())
 
     func source(_ inode: Inode) -> MailTree.ContentSource? {
-        sources.withLock { $0[inode] }
+        sources.withLock { sources in
+            if let packed = sources.packed[inode] { return .packed(packed) }
+            return sources.others[inode]
+        }
     }
 
     func remember(_ source: MailTree.ContentSource, for inode: Inode) {
         sources.withLock { sources in
             // Dropping everything is simpler than LRU, as for listings: one query refills an entry.
-            if sources.count >= Self.maxEntries { sources.removeAll(keepingCapacity: true) }
-            sources[inode] = source
+            switch source {
+            case .packed(let packed):
+                if sources.packed.count >= Self.maxEntries { sources.packed.removeAll(keepingCapacity: true) }
+                sources.packed[inode] = packed
+            default:
+                sources.packed.removeValue(forKey: inode)
+                if sources.others.count >= Self.maxEntries { sources.others.removeAll(keepingCapacity: true) }
+                sources.others[inode] = source
+            }
+        }
+    }
+
+    /// Remembers the pack regions a listing read with its messages, under one lock.
+    func remember(packedRegionsOf messages: [MessageEntry]) {
+        sources.withLock { sources in
+            if sources.packed.count + messages.count > Self.maxEntries { sources.packed.removeAll(keepingCapacity: true) }
+            sources.packed.reserveCapacity(sources.packed.count + messages.count)
+            for message in messages {
+                guard let packed = message.packed else { continue }
+                sources.packed[Node.message(message.id).inode] = packed
+            }
         }
     }
 
     func removeAll() {
-        sources.withLock { $0.removeAll(keepingCapacity: true) }
+        sources.withLock { sources in
+            sources.packed.removeAll(keepingCapacity: true)
+            sources.others.removeAll(keepingCapacity: true)
+        }
     }
 
-    /// Empties the cache and gives its memory back (a mount gone quiet).
+    /// Gives back the memory of the sources other than pack regions (a mount gone quiet).
+    /// Pack regions stay: most came with listings, which stay too, and they are plain
+    /// values, about 3 MB at 50,000 messages.
     func release() {
-        sources.withLock { $0 = [:] }
+        sources.withLock { $0.others = [:] }
     }
 }

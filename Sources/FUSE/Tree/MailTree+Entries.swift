@@ -13,8 +13,8 @@ extension MailTree {
             return try store.threads(accountId: id).map { thread in
                 DirectoryEntry(name: thread.dirName, attributes: threadAttributes(thread))
             }
-        case .thread(let id): return try store.messages(inThread: id).map(messageEntry)
-        case .archive(let id): return try store.archivedMessages(accountId: id).map(messageEntry)
+        case .thread(let id): return messageEntries(try store.messages(inThread: id))
+        case .archive(let id): return messageEntries(try store.archivedMessages(accountId: id))
         case .outbox(let id):
             return try store.outboxItems(accountId: id).map { item in
                 DirectoryEntry(name: item.fileName, attributes: outboxAttributes(item))
@@ -56,8 +56,8 @@ extension MailTree {
         let names = Dictionary(uniqueKeysWithValues: try accounts.all().compactMap { account in
             account.id.map { ($0, account.name) }
         })
-        return messages.map { message in
-            var entry = messageEntry(message)
+        return zip(messages, messageEntries(messages)).map { message, entry in
+            var entry = entry
             entry.name = "\(names[message.accountId] ?? "account") - \(message.fileName)"
             return entry
         }
@@ -97,7 +97,7 @@ extension MailTree {
                                           attributes: folderAttributes(child, subfolders: subfolders)))
         }
         guard folder.isSelectable else { return entries }
-        return entries + (try store.messages(inFolder: folderId).map(messageEntry))
+        return entries + messageEntries(try store.messages(inFolder: folderId))
     }
 
     // Which folders a directory shows: one rule for the account's and a folder's listings,
@@ -124,8 +124,14 @@ extension MailTree {
         return counts
     }
 
-    func messageEntry(_ message: MessageEntry) -> DirectoryEntry {
-        DirectoryEntry(name: message.fileName, attributes: messageAttributes(message))
+    /// The entries of messages listed together. Where their bytes are in the pack, read with
+    /// the listing, is remembered for their files' next OPEN, which is what usually follows
+    /// a listing (`cat`, `grep -r`): those OPENs then need no query of their own.
+    func messageEntries(_ messages: [MessageEntry]) -> [DirectoryEntry] {
+        contentSources.remember(packedRegionsOf: messages)
+        return messages.map { message in
+            DirectoryEntry(name: message.fileName, attributes: messageAttributes(message))
+        }
     }
 
     func attachmentEntry(_ attachment: AttachmentRecord) -> DirectoryEntry {

@@ -59,7 +59,7 @@ extension MailTree {
     /// The matching messages, oldest first; across accounts named like the unified inbox.
     func searchEntries(_ directory: SearchDirectory) throws -> [DirectoryEntry] {
         let messages = try store.messages(matching: directory.query, in: directory.scope)
-        return directory.scope == .everyAccount ? try prefixedEntries(messages) : messages.map(messageEntry)
+        return directory.scope == .everyAccount ? try prefixedEntries(messages) : messageEntries(messages)
     }
 
     /// The kernel forgot `lookups` references to an inode: a query directory nobody holds

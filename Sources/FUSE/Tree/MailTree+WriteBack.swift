@@ -162,9 +162,11 @@ extension MailTree {
         return node
     }
 
-    /// A message or subfolder of a folder by name, straight from the store.
+    /// A message or subfolder of a folder by name, straight from the store. A message's pack
+    /// region is remembered, as a listing's are: `cat` opens what it just looked up.
     func folderChild(named name: String, in folderId: Int64) throws(FSError) -> FileAttributes? {
         if let message = try storeCall({ try store.message(named: name, inFolder: folderId) }) {
+            contentSources.remember(packedRegionsOf: [message])
             return messageAttributes(message)
         }
         guard let folder = try storeCall({ try store.folder(id: folderId) }) else { return nil }

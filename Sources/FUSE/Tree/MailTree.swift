@@ -93,9 +93,9 @@ public final class MailTree: FilesystemOperations {
     }
 
     /// For a mount gone quiet (docs/DECISIONS.md, "Memory when idle"): gives back the
-    /// content sources of the files opened so far (one indexed query brings one back at the
-    /// file's next open). Listings and kept attributes stay: the next `ls`, `find` or `stat`
-    /// needs them, and a `stat` the store answers costs more than an open's query.
+    /// sources of downloaded content opened so far (one indexed query brings one back at the
+    /// file's next open). Listings, the pack regions they read and kept attributes stay: the
+    /// next `ls`, `find`, `stat` or `cat` needs them, and each would cost a store query.
     public func releaseMemory() {
         contentSources.release()
     }
@@ -157,7 +157,7 @@ public final class MailTree: FilesystemOperations {
         case .thread(let id):
             guard let block = threadWalk.withLock({ $0.blockToLoad(missing: id, at: .now) }) else { return nil }
             loaded = try storeCall { try self.store.messagesByThread(in: block) }.map { threadId, messages in
-                (Node.thread(threadId).inode, messages.map(messageEntry))
+                (Node.thread(threadId).inode, messageEntries(messages))
             }
         case .attachmentMessage(let id):
             guard let block = attachmentWalk.withLock({ $0.blockToLoad(missing: id, at: .now) }) else { return nil }

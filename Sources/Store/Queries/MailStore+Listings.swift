@@ -14,12 +14,21 @@ extension MailStore {
         try pool.unsafeRead(body)
     }
 
+    /// A `treeRead` of `MessageEntry` rows. The pack's punching pass is read before the
+    /// statement runs, so the pack regions it returns open only if no pass began since
+    /// (`PackReaders`).
+    func messagesRead<T>(_ body: (Database, _ pass: UInt64) throws -> T) throws -> T {
+        let pass = pack.readers.pass
+        return try treeRead { db in try body(db, pass) }
+    }
+
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
-        try treeRead { db in
+        try messagesRead { db, pass in
             MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
+                \(MessageEntry.packedRegion)
                 WHERE f.folderId = ? AND \(MessageEntry.visible)
-                """), arguments: [folderId]))
+                """), arguments: [folderId], pass: pass))
         }
     }
 
@@ -32,16 +41,17 @@ extension MailStore {
     /// one query per thread (and the one query of a single thread's listing). Threads with
     /// no message left are absent.
     public func messagesByThread(in threadIds: ClosedRange<Int64>) throws -> [Int64: [MessageEntry]] {
-        try treeRead { db in
+        try messagesRead { db, pass in
             let statement = try db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns), t.threadId FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
+                \(MessageEntry.packedRegion)
                 WHERE t.threadId BETWEEN ? AND ? AND e.isDeleted = 0
                 ORDER BY t.threadId, COALESCE(e.dateSent, e.dateReceived), e.id
                 """)
             var threads: [Int64: [MessageEntry]] = [:]
             let rows = try Row.fetchCursor(statement, arguments: [threadIds.lowerBound, threadIds.upperBound])
             while let row = try rows.next() {
-                threads[row[MessageEntry.columnCount], default: []].append(MessageEntry(row: row))
+                threads[row[MessageEntry.columnCount], default: []].append(MessageEntry(row: row, pass: pass))
             }
             return threads
         }
@@ -50,41 +60,44 @@ extension MailStore {
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
     /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
-        try treeRead { db in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
+        try messagesRead { db, pass in
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.makeStatement(sql: """
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion)
                 WHERE e.accountId = ? AND e.isDeleted = 0
                   AND (NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND \(MessageEntry.visible))
                        OR EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
                                   WHERE f.emailId = e.id AND d.type = 'archive' AND \(MessageEntry.visible)))
-                """, arguments: [accountId]))
+                """), arguments: [accountId], pass: pass))
         }
     }
 
     public func messagesWithAttachments(accountId: Int64) throws -> [MessageEntry] {
-        try treeRead { db in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db, sql: """
-                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email)
+        try messagesRead { db, pass in
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.makeStatement(sql: """
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion)
                 WHERE e.accountId = ? AND e.hasAttachments = 1 AND e.isDeleted = 0
-                """, arguments: [accountId]))
+                """), arguments: [accountId], pass: pass))
         }
     }
 
     /// Every account's INBOX messages, for the unified inbox at the mount root.
     public func inboxMessages() throws -> [MessageEntry] {
-        try treeRead { db in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db, sql: """
+        try messagesRead { db, pass in
+            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.makeStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
                 JOIN emailFolder f ON f.folderId = d.id JOIN \(MessageEntry.email) ON e.id = f.emailId
+                \(MessageEntry.packedRegion)
                 WHERE d.type = 'inbox' AND \(MessageEntry.visible)
-                """))
+                """), pass: pass))
         }
     }
 
     public func message(id: Int64) throws -> MessageEntry? {
-        try treeRead { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) WHERE e.id = ?")
-            return try MessageEntry.fetchOne(statement, arguments: [id])
+        try messagesRead { db, pass in
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion) WHERE e.id = ?
+                """)
+            return try MessageEntry.fetchOne(statement, arguments: [id], pass: pass)
         }
     }
 

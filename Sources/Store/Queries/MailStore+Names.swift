@@ -6,12 +6,14 @@ import GRDB
 extension MailStore {
     /// The message listed under `fileName` in a folder (hidden moves excluded).
     public func message(named fileName: String, inFolder folderId: Int64) throws -> MessageEntry? {
-        try pool.read { db in
-            try MessageEntry.fetchOne(db, sql: """
+        let pass = pack.readers.pass
+        return try pool.read { db in
+            try MessageEntry.fetchOne(db.makeStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM email e JOIN emailFolder f ON f.emailId = e.id
+                \(MessageEntry.packedRegion)
                 WHERE e.accountId = (SELECT accountId FROM folder WHERE id = ?) AND e.fileName = ?
                   AND f.folderId = ? AND \(MessageEntry.visible)
-                """, arguments: [folderId, fileName, folderId])
+                """), arguments: [folderId, fileName, folderId], pass: pass)
         }
     }
 }

@@ -22,7 +22,7 @@ extension MailStore {
     public func messages(matching query: SearchQuery, in scope: SearchScope, limit: Int? = nil,
                          now: Date = Date(), calendar: Calendar = .current) throws -> [MessageEntry] {
         let condition = SearchCompiler(now: now, calendar: calendar).condition(query)
-        var sql = "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) WHERE e.isDeleted = 0"
+        var sql = "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion) WHERE e.isDeleted = 0"
         var arguments = StatementArguments()
         if case .account(let id) = scope {
             sql += " AND e.accountId = ?"
@@ -36,7 +36,7 @@ extension MailStore {
         }
         // This process's new mail is in the index before the query reads it.
         searchIndex.waitUntilWritten()
-        return try treeRead { db in try MessageEntry.fetchAll(db, sql: sql, arguments: arguments) }
+        return try messagesRead { db, pass in try MessageEntry.fetchAll(db.makeStatement(sql: sql), arguments: arguments, pass: pass) }
     }
 
     /// What `mailfs search` prints of messages besides their listing entry: Message-ID,
