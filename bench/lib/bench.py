@@ -162,7 +162,8 @@ def main():
                     f"seed {options.seed} (corpus generator and the cat sample draw); grep word: `{options.word}`; "
                     f"cat samples: {options.samples}"]
     written = bench_dir / "results.md"
-    report.write_markdown(written, results, verdicts, machine_facts, corpus_lines, setup.notes, method_notes(setup))
+    report.write_markdown(written, results, verdicts, machine_facts, corpus_lines, setup.notes, method_notes(setup),
+                          setup.traces)
     print(rows.plain_text(results) + "\n\n" + report.goals_text(verdicts))
     print(f"\nwritten: {written}", file=sys.stderr)
     lock.close()

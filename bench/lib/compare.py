@@ -23,6 +23,7 @@ class Setup:
     cold: bool              # True when the page cache can be dropped
     notmuch: bool
     notes: list = field(default_factory=list)
+    traces: list = field(default_factory=list)   # fuse_requests.Trace of the traced runs
 
     @property
     def account_root(self) -> Path:

@@ -1,6 +1,7 @@
 """The goals of the issue judged against the rows, and bench/results.md."""
 from pathlib import Path
 
+import fuse_requests
 import rows as table
 from step_mount import IDLE_WHEN
 from rows import Row
@@ -98,7 +99,7 @@ def goals_text(verdicts: list) -> str:
 
 
 def write_markdown(path: Path, results: list, verdicts: list, machine: list, corpus: list, notes: list,
-                   method: list):
+                   method: list, traces: list):
     lines = ["# mailfs benchmark", "",
              "Written by `bench/run`; rerun it to refresh. Ratio = mailfs / Maildir (above 1: mailfs is slower "
              "or bigger). \"cold\" = page cache, dentries and inodes dropped right before the command "
@@ -107,6 +108,8 @@ def write_markdown(path: Path, results: list, verdicts: list, machine: list, cor
              "## Goals (issue 10)", "", "| goal | measured | verdict |", "|---|---|---|"]
     lines += [f"| {goal} | {measured} | **{mark}** |" if mark != "n/a" else f"| {goal} | {measured} | - |"
               for goal, measured, mark in verdicts]
+    if traces:
+        lines += [""] + fuse_requests.markdown(traces)
     lines += ["", "## Machine", ""] + [f"- {label}: {value}" for label, value in machine]
     lines += ["", "## Corpus", ""] + [f"- {line}" for line in corpus]
     lines += ["", "## Method", ""] + [f"- {line}" for line in method]

@@ -1,6 +1,7 @@
 """Everyday tools over the mounted account against the same tools over the Maildir."""
 import os
 
+import fuse_requests
 import samples
 import timing
 from compare import Setup, side_by_side
@@ -25,7 +26,25 @@ def measure_listings(setup: Setup) -> list:
                            ["grep", "-r", setup.word, str(account / "threads")], ["grep", "-r", setup.word, str(maildir)],
                            allowed_exit=(0, 1))
     note_lines(setup, f"grep -r {setup.word}", outcome)
+    trace_requests(setup, "find, cold", ["find", str(account)], cold=True)
+    trace_requests(setup, "grep -r, warm", ["grep", "-r", setup.word, str(account / "threads")], cold=False,
+                   allowed_exit=(0, 1))
     return rows + outcome.rows
+
+
+def trace_requests(setup: Setup, command: str, argv: list, cold: bool, allowed_exit=(0,)):
+    """One more run of ARGV on mailfs with the FUSE tracepoints on (bench/lib/fuse_requests.py);
+    skipped where they cannot be switched on."""
+    if not fuse_requests.available() or (cold and not setup.cold):
+        return
+    if cold:
+        setup.drop_caches()
+    fuse_requests.start()
+    wall = 0.0
+    try:
+        wall = timing.run(argv, allowed_exit=allowed_exit).seconds
+    finally:
+        setup.traces.append(fuse_requests.stop(command, wall))
 
 
 def per_entry(outcome) -> list:

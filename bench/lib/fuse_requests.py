@@ -1,0 +1,113 @@
+"""What the kernel sends the daemon during one command: every FUSE request, its operation and
+how long it waited for its answer, from the kernel's fuse:fuse_request_send and
+fuse:fuse_request_end tracepoints (tracefs, Linux 6.x, root).
+
+This is the floor under mailfs's numbers that no daemon work removes: how many round trips a
+tool costs, and what one round trip costs on this machine. A request answered by a daemon
+thread on the caller's CPU and one answered on the other CPU are counted apart, because on a
+VM that halts idle CPUs the second pays a wake-up through the host.
+"""
+import os
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TRACEFS = Path("/sys/kernel/tracing")
+EVENTS = TRACEFS / "events" / "fuse"
+# "  find-27602  [000] ...1. 37525.935374: fuse_request_send: connection 40 req 168602 opcode 44 (FUSE_READDIRPLUS) len 80"
+EVENT = re.compile(r"\[(\d+)\][^:]*?\s(\d+\.\d+): fuse_request_(send|end): connection \d+ req (\d+)"
+                   r"(?: opcode \d+ \((\w+)\))?")
+
+
+@dataclass
+class Operation:
+    name: str
+    same_cpu: list = field(default_factory=list)   # latencies in seconds
+    other_cpu: list = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.same_cpu) + len(self.other_cpu)
+
+    @property
+    def total(self) -> float:
+        return sum(self.same_cpu) + sum(self.other_cpu)
+
+
+@dataclass
+class Trace:
+    """The requests one traced command sent, by operation, and its wall time."""
+    command: str
+    wall: float = 0.0
+    operations: dict = field(default_factory=dict)
+
+    def add(self, name: str, latency: float, same_cpu: bool):
+        operation = self.operations.setdefault(name, Operation(name))
+        (operation.same_cpu if same_cpu else operation.other_cpu).append(latency)
+
+
+def available() -> bool:
+    """True when the fuse tracepoints exist and can be switched on (root, tracefs mounted)."""
+    return os.access(EVENTS / "enable", os.W_OK) and os.access(TRACEFS / "trace", os.W_OK)
+
+
+def _write(path: Path, text: str):
+    path.write_text(text)
+
+
+def start():
+    _write(TRACEFS / "tracing_on", "0")
+    _write(TRACEFS / "trace", "")
+    _write(TRACEFS / "buffer_size_kb", "65536")
+    _write(EVENTS / "enable", "1")
+    _write(TRACEFS / "tracing_on", "1")
+
+
+def stop(command: str, wall: float) -> Trace:
+    """Switches tracing off and pairs each request's send with its end."""
+    _write(TRACEFS / "tracing_on", "0")
+    _write(EVENTS / "enable", "0")
+    trace = Trace(command, wall)
+    sent = {}
+    with open(TRACEFS / "trace") as events:
+        for line in events:
+            match = EVENT.search(line)
+            if not match:
+                continue
+            cpu, when, kind, request, operation = match.groups()
+            if kind == "send":
+                sent[request] = (float(when), operation, cpu)
+            elif request in sent:
+                began, operation, caller_cpu = sent.pop(request)
+                trace.add(operation.removeprefix("FUSE_"), float(when) - began, same_cpu=cpu == caller_cpu)
+    _write(TRACEFS / "trace", "")
+    return trace
+
+
+def _median_us(values: list) -> str:
+    return f"{statistics.median(values) * 1e6:.0f} µs" if values else "-"
+
+
+def markdown(traces: list) -> list:
+    """The section of bench/results.md: one table row per command and operation."""
+    lines = ["## FUSE requests (kernel tracepoints)", "",
+             "Every request the kernel sent mailfs during one more run of the command (after the timed "
+             "ones), from the `fuse:fuse_request_send`/`fuse_request_end` tracepoints: its latency is from "
+             "the caller queueing it to the daemon's answer. \"Caller's CPU\" counts the requests a daemon "
+             "thread answered on the CPU of the process that asked; the others woke a thread on another CPU.",
+             "",
+             "| command | operation | requests | on the caller's CPU | p50 there | p50 elsewhere | summed latency |",
+             "|---|---|---|---|---|---|---|"]
+    for trace in traces:
+        total = 0.0
+        for operation in sorted(trace.operations.values(), key=lambda op: -op.total):
+            total += operation.total
+            share = len(operation.same_cpu) / operation.count
+            lines.append(f"| {trace.command} | {operation.name} | {operation.count:,} | {share:.0%} | "
+                         f"{_median_us(operation.same_cpu)} | {_median_us(operation.other_cpu)} | "
+                         f"{operation.total * 1e3:.0f} ms |")
+        lines.append(f"| {trace.command} | all, against the command's wall time | "
+                     f"{sum(op.count for op in trace.operations.values()):,} | | | | "
+                     f"{total * 1e3:.0f} ms of {trace.wall * 1e3:.0f} ms |")
+    return lines
