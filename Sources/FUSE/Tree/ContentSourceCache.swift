@@ -46,7 +46,8 @@ final class ContentSourceCache: Sendable {
     func remember(packedRegionsOf messages: [MessageEntry]) {
         sources.withLock { sources in
             if sources.packed.count + messages.count > Self.maxEntries { sources.packed.removeAll(keepingCapacity: true) }
-            sources.packed.reserveCapacity(sources.packed.count + messages.count)
+            // Room for a first listing at once; later ones mostly list regions held already.
+            if sources.packed.isEmpty { sources.packed.reserveCapacity(messages.count) }
             for message in messages {
                 guard let packed = message.packed else { continue }
                 sources.packed[Node.message(message.id).inode] = packed
