@@ -40,12 +40,12 @@ def trace_requests(setup: Setup, command: str, argv: list, cold: bool, allowed_e
         return
     if cold:
         setup.drop_caches()
-    fuse_requests.start()
+    buffer_kb = fuse_requests.start()
     wall = 0.0
     try:
         wall = timing.run(argv, allowed_exit=allowed_exit).seconds
     finally:
-        setup.traces.append(fuse_requests.stop(command, wall))
+        setup.traces.append(fuse_requests.stop(command, wall, buffer_kb))
 
 
 def per_entry(outcome) -> list:
