@@ -29,7 +29,9 @@ struct StoredDateTests {
             Date(timeIntervalSince1970: Double(Int64.random(in: -11_644_473_600_000...13_569_465_600_000, using: &generator)) / 1000)
         }
         dates += (0..<1000).map { Date(timeIntervalSince1970: 1_764_000_000 + Double($0) / 1000) }
-        dates += [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: -1)]
+        dates += [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: -1),
+                  // A fraction added to the seconds since 2001 rounds this one differently.
+                  Date(timeIntervalSinceReferenceDate: 229_463.458)]
         for (grdb, stored) in try decodeBoth(dates) {
             #expect(stored.timeIntervalSinceReferenceDate.bitPattern == grdb.timeIntervalSinceReferenceDate.bitPattern,
                     "\(grdb.timeIntervalSinceReferenceDate) != \(stored.timeIntervalSinceReferenceDate)")

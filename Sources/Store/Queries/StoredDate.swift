@@ -48,14 +48,16 @@ struct StoredDate: DatabaseValueConvertible, StatementColumnConvertible {
               hour < 24, minute < 60, second < 60
         else { return nil }
         let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
-        return date(secondsSince1970: days * 86_400 + hour * 3_600 + minute * 60 + second, millisecond: millisecond)
+        return date(daysSince1970: days, secondsInDay: hour * 3_600 + minute * 60 + second, millisecond: millisecond)
     }
 
-    /// The whole seconds since 2001, then the fraction added: the same rounding as
-    /// Foundation's Gregorian calendar, through which GRDB builds its dates.
-    private static func date(secondsSince1970 seconds: Int, millisecond: Int) -> Date {
-        let sinceReference = Double(seconds - 978_307_200)
-        return Date(timeIntervalSinceReferenceDate: sinceReference + Double(millisecond) / 1_000)
+    /// Foundation's Gregorian calendar, through which GRDB builds its dates, adds the fraction
+    /// to the seconds of the day, then that to the day's midnight: two roundings, and the
+    /// same ones here. Adding the fraction to the whole seconds since 2001 instead differs by
+    /// one unit in the last place for about one date in 20,000 (2001-01-03 15:44:23.458).
+    private static func date(daysSince1970 days: Int, secondsInDay: Int, millisecond: Int) -> Date {
+        let midnight = Double((days - 11_323) * 86_400)  // 11,323 days from 1970 to 2001
+        return Date(timeIntervalSinceReferenceDate: midnight + (Double(secondsInDay) + Double(millisecond) / 1_000))
     }
 
     private static func number(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int? {
