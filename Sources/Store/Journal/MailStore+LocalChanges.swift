@@ -41,16 +41,6 @@ extension MailStore {
         }
     }
 
-    static func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64, db: Database) throws {
-        try db.execute(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?", arguments: [value, emailId])
-        guard flag == .seen else { return }
-        try db.execute(sql: """
-            UPDATE thread SET unreadCount =
-                (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
-            WHERE id = (SELECT threadId FROM email WHERE id = ?)
-            """, arguments: [emailId])
-    }
-
     /// rm and mv of a message. Returns whether the guard held it.
     @discardableResult
     public func record(_ operation: MessageOperation, emailId: Int64, context: WriteContext) throws -> RecordOutcome {

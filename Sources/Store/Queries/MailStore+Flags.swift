@@ -12,15 +12,23 @@ extension MailStore {
     /// Sets a flag locally. Online accounts push it to the server (a later layer);
     /// offline accounts only have this local state. Thread unread counts follow.
     public func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?",
-                           arguments: [value, emailId])
-            guard flag == .seen else { return }
-            try db.execute(sql: """
-                UPDATE thread SET unreadCount =
-                    (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
-                WHERE id = (SELECT threadId FROM email WHERE id = ?)
-                """, arguments: [emailId])
-        }
+        try pool.write { db in try Self.setFlag(flag, to: value, emailId: emailId, db: db) }
+    }
+
+    /// The flag's column, and the thread's unread count with it, in the caller's transaction.
+    static func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64, db: Database) throws {
+        try db.execute(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?", arguments: [value, emailId])
+        guard flag == .seen else { return }
+        try recountUnread(threadOf: emailId, db: db)
+    }
+
+    /// Recounts the unread messages of the message's thread. Every write of `isRead` does it
+    /// in its own transaction, so flag changes never need a rethread of the account.
+    static func recountUnread(threadOf emailId: Int64, db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE thread SET unreadCount =
+                (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
+            WHERE id = (SELECT threadId FROM email WHERE id = ?)
+            """).execute(arguments: [emailId])
     }
 }

@@ -140,12 +140,10 @@ extension MailStore {
                                      flag.seen, flag.flagged, flag.answered, flag.draft])
                 guard db.changesCount > 0 else { continue }
                 changed += 1
-                try db.cachedStatement(sql: """
-                    UPDATE thread SET unreadCount =
-                        (SELECT COUNT(*) FROM email e WHERE e.threadId = thread.id AND e.isRead = 0)
-                    WHERE id = (SELECT e.threadId FROM emailFolder f JOIN email e ON e.id = f.emailId
-                                WHERE f.folderId = ? AND f.imapUID = ?)
-                    """).execute(arguments: [folderId, uid])
+                let emailId = try Int64.fetchOne(db.cachedStatement(sql: """
+                    SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?
+                    """), arguments: [folderId, uid])
+                if let emailId { try Self.recountUnread(threadOf: emailId, db: db) }
             }
             return changed
         }
