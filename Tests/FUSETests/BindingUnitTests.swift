@@ -47,8 +47,14 @@ import Testing
         let children = names.map { DirectoryEntry(name: $0, attributes: attributes) }
             + [DirectoryEntry(name: "zero", attributes: zero)]
         let listing = DirectoryListing(directory: 7, children: children)
-        #expect(listing.entries.map(\.name) == [".", "..", "ok.eml", String(repeating: "é", count: 127)])
-        #expect(listing.entries[0].inode == 7 && listing.entries[1].inode == 1)
+        let entries = (0..<listing.count).map(listing.entry(at:))
+        #expect(entries.map(\.name) == [".", "..", "ok.eml", String(repeating: "é", count: 127)])
+        #expect(entries.map(\.inode) == [7, 1, 9, 9])
+        #expect(entries.map { $0.attributes == nil } == [true, true, false, false])
+
+        let servable = Array(children[0...0] + children[7...7])
+        let shared = DirectoryListing(directory: 7, children: servable)
+        #expect((0..<shared.count).map { shared.entry(at: $0).name } == [".", "..", "ok.eml", String(repeating: "é", count: 127)])
     }
 
     @Test("session arguments carry fsname, subtype, default_permissions; allow_other only when asked")

@@ -3,8 +3,9 @@ import GRDB
 @testable import Store
 import Testing
 
-/// The counts `.status` shows per folder are kept by triggers (`FolderCounts`); after every
-/// kind of change they must equal a recount from the links.
+/// The counts `.status` shows per folder are kept by triggers (`FolderCounts`), and so are the
+/// folder counts of messages in more than one folder (`MultiFolderEmails`, st_nlink); after
+/// every kind of change they must equal a recount from the links.
 @Suite("Folder counts kept by triggers")
 struct FolderCountsTests {
     typealias Account = JournalStoreTests.Account
@@ -24,9 +25,19 @@ struct FolderCountsTests {
         }
     }
 
+    struct Shared: Equatable, FetchableRecord, Decodable {
+        var emailId: Int64
+        var folders: Int
+    }
+
     func expectAgreeing(_ store: MailStore, after step: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (kept, recounted) = try keptAndRecounted(store)
         #expect(kept == recounted, "after \(step)", sourceLocation: sourceLocation)
+        let (keptShared, recountedShared) = try store.pool.read { db in
+            (try Shared.fetchAll(db, sql: "SELECT emailId, folders FROM \(MultiFolderEmails.table) ORDER BY emailId"),
+             try Shared.fetchAll(db, sql: MultiFolderEmails.recountQuery))
+        }
+        #expect(keptShared == recountedShared, "shared messages after \(step)", sourceLocation: sourceLocation)
     }
 
     @Test("arrivals, flags, local moves applied and reverted, removals, expunges, purges and folder removal")
@@ -36,6 +47,14 @@ struct FolderCountsTests {
         let ids = try account.fill(5)
         try expectAgreeing(store, after: "ingest")
         #expect(try store.folderStatus(accountId: account.id).first { $0.path == "inbox" }.map { [$0.messages, $0.unread] } == [5, 5])
+
+        // The same messages found in Projects and Trash too: one inode, two or three folders.
+        let copies = [(2, account.projects, 40), (2, account.trash, 41), (3, account.projects, 42), (5, account.projects, 43)]
+        _ = try store.ingest(copies.map { n, folder, uid in
+            account.temp.incoming(Fixture.message(id: "m\(n)@test", subject: "Message \(n)"), folder: folder, uid: Int64(uid))
+        }, accountId: account.id)
+        #expect(try store.messages(inFolder: account.inbox).map(\.folderCount) == [1, 3, 2, 1, 2])
+        try expectAgreeing(store, after: "copies in other folders linked")
 
         try store.changeFlag(.seen, to: true, emailId: ids[0], context: account.context)
         try store.changeFlag(.seen, to: true, emailId: ids[1], context: account.context)

@@ -1,8 +1,9 @@
 import Glibc
 
 /// The snapshot of one open directory that READDIR/READDIRPLUS page through. Offsets are
-/// indexes into `entries` (the offset handed with an entry is the index of the next one),
-/// so a listing that changes in the store does not shift names under a reader.
+/// indexes into the entries ("." and ".." first, then the children; the offset handed with
+/// an entry is the index of the next one), so a listing that changes in the store does not
+/// shift names under a reader.
 struct DirectoryListing: Sendable {
     struct Entry: Sendable {
         var name: String
@@ -12,21 +13,30 @@ struct DirectoryListing: Sendable {
         var attributes: FileAttributes?
     }
 
-    let entries: [Entry]
+    let directory: Inode
+    /// The servable children: the tree's own array when every name is servable (a
+    /// 10,000-entry listing is not copied once more for each stream that reads it).
+    private let children: [DirectoryEntry]
 
-    /// "." and ".." first, then the servable children. ".." names the root: the protocol has
-    /// no parent lookup, and the kernel resolves ".." from its own dentries, not from here.
     init(directory: Inode, children: [DirectoryEntry]) {
-        var entries = [
-            Entry(name: ".", inode: directory, kind: .directory, attributes: nil),
-            Entry(name: "..", inode: rootInode, kind: .directory, attributes: nil),
-        ]
-        entries.reserveCapacity(children.count + 2)
-        for child in children where Self.isServable(child.name) && child.attributes.inode != 0 {
-            entries.append(Entry(name: child.name, inode: child.attributes.inode,
-                                 kind: child.attributes.kind, attributes: child.attributes))
+        self.directory = directory
+        let servable = { (child: DirectoryEntry) in Self.isServable(child.name) && child.attributes.inode != 0 }
+        self.children = children.allSatisfy(servable) ? children : children.filter(servable)
+    }
+
+    var count: Int { children.count + 2 }
+
+    /// ".." names the root: the protocol has no parent lookup, and the kernel resolves ".."
+    /// from its own dentries, not from here.
+    func entry(at index: Int) -> Entry {
+        switch index {
+        case 0: return Entry(name: ".", inode: directory, kind: .directory, attributes: nil)
+        case 1: return Entry(name: "..", inode: rootInode, kind: .directory, attributes: nil)
+        default:
+            let child = children[index - 2]
+            return Entry(name: child.name, inode: child.attributes.inode, kind: child.attributes.kind,
+                         attributes: child.attributes)
         }
-        self.entries = entries
     }
 
     /// The kernel fails a whole listing with EIO on a name containing "/", and a NUL would

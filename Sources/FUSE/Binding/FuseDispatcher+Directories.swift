@@ -37,10 +37,10 @@ extension FuseDispatcher {
     /// index of the next one as its offset (0 is reserved for "from the start").
     private func fill(_ buffer: UnsafeMutableBufferPointer<CChar>, req: fuse_req_t,
                       from listing: DirectoryListing, offset: off_t, plus: Bool) -> Int {
-        guard let base = buffer.baseAddress, offset >= 0, offset < listing.entries.count else { return 0 }
+        guard let base = buffer.baseAddress, offset >= 0, offset < listing.count else { return 0 }
         var used = 0
-        for index in Int(offset)..<listing.entries.count {
-            let entry = listing.entries[index]
+        for index in Int(offset)..<listing.count {
+            let entry = listing.entry(at: index)
             let remaining = buffer.count - used
             let next = off_t(index + 1)
             let needed = entry.name.withCString { name in

@@ -4,22 +4,27 @@ struct Listing: Sendable {
     private let indexByName: [EntryName: Int]
 
     init(_ entries: [DirectoryEntry]) {
+        (self.entries, indexByName) = Self.indexed(entries)
+    }
+
+    /// The entries, each name's first only, and the index of their names: one hash per name,
+    /// and no copy of the entries when their names are unique, as they are by construction
+    /// (a duplicate would be a bug, never two entries).
+    private static func indexed(_ entries: [DirectoryEntry]) -> ([DirectoryEntry], [EntryName: Int]) {
         var index: [EntryName: Int] = [:]
         index.reserveCapacity(entries.count)
-        var unique: [DirectoryEntry] = []
-        unique.reserveCapacity(entries.count)
-        // Names are unique by construction; a duplicate would be a bug, never two entries.
-        // One hash per name: the first entry of a name stays, a later one puts it back.
-        for entry in entries {
+        var namesUnique = true
+        for (position, entry) in entries.enumerated() {
             let name = EntryName(entry.name)
-            if let first = index.updateValue(unique.count, forKey: name) {
+            if let first = index.updateValue(position, forKey: name) {
                 index[name] = first
-            } else {
-                unique.append(entry)
+                namesUnique = false
             }
         }
-        self.entries = unique
-        indexByName = index
+        guard namesUnique else {
+            return indexed(entries.enumerated().filter { index[EntryName($0.element.name)] == $0.offset }.map(\.element))
+        }
+        return (entries, index)
     }
 
     func entry(named name: String) -> DirectoryEntry? {

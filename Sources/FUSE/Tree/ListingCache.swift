@@ -54,6 +54,9 @@ final class ListingCache: Sendable {
             }
             state.entryCount += listing.entries.count
             state.listed.insert(inode)
+            // Sized once: growing the table entry by entry rehashed it a dozen times for a
+            // 10,000-message folder.
+            state.attributes.reserveCapacity(min(state.attributes.count + listing.entries.count, Self.maxEntries))
             for entry in listing.entries where Self.keepsAttributes(of: entry.attributes) {
                 state.rememberAttributes(entry.attributes)
             }

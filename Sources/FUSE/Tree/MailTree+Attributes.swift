@@ -101,7 +101,7 @@ extension MailTree {
 
     func messageAttributes(_ message: MessageEntry) -> FileAttributes {
         FileAttributes(inode: Node.message(message.id).inode, kind: .regular, permissions: 0o600,
-                       linkCount: UInt32(max(message.folderCount, 1)),
+                       linkCount: UInt32(message.folderCount),
                        size: UInt64(max(message.sizeBytes, 0)), modified: message.date)
     }
 

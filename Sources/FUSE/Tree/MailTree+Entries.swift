@@ -97,7 +97,8 @@ extension MailTree {
                                           attributes: folderAttributes(child, subfolders: subfolders)))
         }
         guard folder.isSelectable else { return entries }
-        return entries + messageEntries(try store.messages(inFolder: folderId))
+        let messages = messageEntries(try store.messages(inFolder: folderId))
+        return entries.isEmpty ? messages : entries + messages
     }
 
     // Which folders a directory shows: one rule for the account's and a folder's listings,

@@ -22,6 +22,7 @@ enum Schema {
         SearchIndex.registerOwnFile(in: &migrator)
         PackedContent.register(in: &migrator)
         ReadPathIndexes.registerLinkIndexes(in: &migrator)
+        MultiFolderEmails.register(in: &migrator)
         return migrator
     }
 

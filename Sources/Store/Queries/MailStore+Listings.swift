@@ -24,11 +24,15 @@ extension MailStore {
 
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
         try messagesRead { db, pass in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.cachedStatement(sql: """
+            // The kept count (`FolderCounts`) sizes the array: growing it to 10,000 entries
+            // cost a first listing more in fresh pages than the query for the count.
+            let expected = try Int.fetchOne(db.cachedStatement(sql: "SELECT messages FROM folderCount WHERE folderId = ?"),
+                                            arguments: [folderId]) ?? 0
+            return try MessageEntry.fetchListing(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
-                \(MessageEntry.packedRegion)
+                \(MessageEntry.joins)
                 WHERE f.folderId = ? AND \(MessageEntry.visible)
-                """), arguments: [folderId], pass: pass))
+                """), arguments: [folderId], pass: pass, expected: expected)
         }
     }
 
@@ -44,7 +48,7 @@ extension MailStore {
         try messagesRead { db, pass in
             let statement = try db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns), t.threadId FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
-                \(MessageEntry.packedRegion)
+                \(MessageEntry.joins)
                 WHERE t.threadId BETWEEN ? AND ? AND e.isDeleted = 0
                 ORDER BY t.threadId, COALESCE(e.dateSent, e.dateReceived), e.id
                 """)
@@ -61,41 +65,41 @@ extension MailStore {
     /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
         try messagesRead { db, pass in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.makeStatement(sql: """
-                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion)
+            try MessageEntry.fetchListing(db.makeStatement(sql: """
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.joins)
                 WHERE e.accountId = ? AND e.isDeleted = 0
                   AND (NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND \(MessageEntry.visible))
                        OR EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
                                   WHERE f.emailId = e.id AND d.type = 'archive' AND \(MessageEntry.visible)))
-                """), arguments: [accountId], pass: pass))
+                """), arguments: [accountId], pass: pass)
         }
     }
 
     public func messagesWithAttachments(accountId: Int64) throws -> [MessageEntry] {
         try messagesRead { db, pass in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.makeStatement(sql: """
-                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion)
+            try MessageEntry.fetchListing(db.makeStatement(sql: """
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.joins)
                 WHERE e.accountId = ? AND e.hasAttachments = 1 AND e.isDeleted = 0
-                """), arguments: [accountId], pass: pass))
+                """), arguments: [accountId], pass: pass)
         }
     }
 
     /// Every account's INBOX messages, for the unified inbox at the mount root.
     public func inboxMessages() throws -> [MessageEntry] {
         try messagesRead { db, pass in
-            MessageEntry.inListingOrder(try MessageEntry.fetchAll(db.makeStatement(sql: """
+            try MessageEntry.fetchListing(db.makeStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM folder d
                 JOIN emailFolder f ON f.folderId = d.id JOIN \(MessageEntry.email) ON e.id = f.emailId
-                \(MessageEntry.packedRegion)
+                \(MessageEntry.joins)
                 WHERE d.type = 'inbox' AND \(MessageEntry.visible)
-                """), pass: pass))
+                """), pass: pass)
         }
     }
 
     public func message(id: Int64) throws -> MessageEntry? {
         try messagesRead { db, pass in
             let statement = try db.cachedStatement(sql: """
-                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion) WHERE e.id = ?
+                SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.joins) WHERE e.id = ?
                 """)
             return try MessageEntry.fetchOne(statement, arguments: [id], pass: pass)
         }

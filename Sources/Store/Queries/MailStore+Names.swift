@@ -10,7 +10,7 @@ extension MailStore {
         return try pool.read { db in
             try MessageEntry.fetchOne(db.makeStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM email e JOIN emailFolder f ON f.emailId = e.id
-                \(MessageEntry.packedRegion)
+                \(MessageEntry.joins)
                 WHERE e.accountId = (SELECT accountId FROM folder WHERE id = ?) AND e.fileName = ?
                   AND f.folderId = ? AND \(MessageEntry.visible)
                 """), arguments: [folderId, fileName, folderId], pass: pass)

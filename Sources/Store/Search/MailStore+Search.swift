@@ -22,7 +22,7 @@ extension MailStore {
     public func messages(matching query: SearchQuery, in scope: SearchScope, limit: Int? = nil,
                          now: Date = Date(), calendar: Calendar = .current) throws -> [MessageEntry] {
         let condition = SearchCompiler(now: now, calendar: calendar).condition(query)
-        var sql = "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.packedRegion) WHERE e.isDeleted = 0"
+        var sql = "SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.joins) WHERE e.isDeleted = 0"
         var arguments = StatementArguments()
         if case .account(let id) = scope {
             sql += " AND e.accountId = ?"
