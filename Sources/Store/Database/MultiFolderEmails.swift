@@ -7,8 +7,8 @@ import GRDB
 /// count of at least 1 either way).
 ///
 /// Listings read the count with a join on this table, not by counting links per message:
-/// that correlated count was 40% of the query that lists a 10,000-message folder (10 ms
-/// of it warm, 6 ms with the join). Only shared messages have a row, so an import or a
+/// with that correlated count the query listing a 10,000-message folder took 10 ms warm,
+/// with the join 6 ms. Only shared messages have a row, so an import or a
 /// sync, where almost every message arrives in one folder, writes nothing here; each new
 /// link costs its message's count (one lookup in `emailFolder_byEmail`) and a lookup here.
 ///
