@@ -55,6 +55,12 @@ struct FolderCountsTests {
         }, accountId: account.id)
         #expect(try store.messages(inFolder: account.inbox).map(\.folderCount) == [1, 3, 2, 1, 2])
         try expectAgreeing(store, after: "copies in other folders linked")
+        // No code gives a link to another message today; the triggers must still follow one.
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE emailFolder SET emailId = ? WHERE emailId = ? AND folderId = ?",
+                           arguments: [ids[4], ids[1], account.trash])
+        }
+        try expectAgreeing(store, after: "a link given to another message")
 
         try store.changeFlag(.seen, to: true, emailId: ids[0], context: account.context)
         try store.changeFlag(.seen, to: true, emailId: ids[1], context: account.context)

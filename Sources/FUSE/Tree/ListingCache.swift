@@ -54,9 +54,13 @@ final class ListingCache: Sendable {
             }
             state.entryCount += listing.entries.count
             state.listed.insert(inode)
-            // Sized once: growing the table entry by entry rehashed it a dozen times for a
-            // 10,000-message folder.
-            state.attributes.reserveCapacity(min(state.attributes.count + listing.entries.count, Self.maxEntries))
+            // A first listing sizes the table once: growing it entry by entry rehashed it a
+            // dozen times for a 10,000-message folder. Later ones let it grow: their
+            // entries often repeat held ones (search directories, threads of the same
+            // messages), and reserving for all of them grew it to several times its rows.
+            if state.attributes.isEmpty {
+                state.attributes.reserveCapacity(min(listing.entries.count, Self.maxEntries))
+            }
             for entry in listing.entries where Self.keepsAttributes(of: entry.attributes) {
                 state.rememberAttributes(entry.attributes)
             }

@@ -53,6 +53,9 @@ enum MultiFolderEmails {
         """
     }
 
+    /// An update that neither hides nor shows a link nor gives it to another message (an
+    /// `arriving` link applied, a new UID) runs nothing here: the journal makes such updates
+    /// for every file `rm`'d or `mv`'d.
     private static let triggers = """
         CREATE TRIGGER multiFolderEmail_link_insert AFTER INSERT ON emailFolder
         WHEN NEW.pending IS NOT 'leaving' BEGIN
@@ -62,7 +65,12 @@ enum MultiFolderEmails {
         WHEN OLD.pending IS NOT 'leaving' BEGIN
             \(refresh("OLD.emailId"))
         END;
-        CREATE TRIGGER multiFolderEmail_link_update AFTER UPDATE OF emailId, pending ON emailFolder BEGIN
+        CREATE TRIGGER multiFolderEmail_link_shown_or_hidden AFTER UPDATE OF pending ON emailFolder
+        WHEN OLD.emailId IS NEW.emailId AND (OLD.pending IS 'leaving') IS NOT (NEW.pending IS 'leaving') BEGIN
+            \(refresh("NEW.emailId"))
+        END;
+        CREATE TRIGGER multiFolderEmail_link_moved AFTER UPDATE OF emailId ON emailFolder
+        WHEN OLD.emailId IS NOT NEW.emailId BEGIN
             \(refresh("OLD.emailId"))
             \(refresh("NEW.emailId"))
         END;

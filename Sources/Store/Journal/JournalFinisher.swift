@@ -29,10 +29,10 @@ struct JournalFinisher {
             if let folderId = row.folderId, let name = result.folderName {
                 try renameServerPaths(folderId: folderId, to: name, delimiter: result.delimiter)
             }
-            try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ? AND localState <> 'deleting'",
-                           arguments: [row.folderId])
+            try execute("UPDATE folder SET localState = NULL WHERE id = ? AND localState <> 'deleting'",
+                [row.folderId])
         case .deleteFolder:
-            try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [row.folderId])
+            try execute("DELETE FROM folder WHERE id = ?", [row.folderId])
         }
         try markDone(row)
     }
@@ -42,7 +42,7 @@ struct JournalFinisher {
         var uid: Int64?
         if let target = row.targetFolderId, row.placeholderUID != nil {
             let last = try Int64.fetchOne(db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [target]) ?? 0
-            try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?", arguments: [last + 1, target])
+            try execute("UPDATE folder SET lastSyncedUID = ? WHERE id = ?", [last + 1, target])
             uid = last + 1
         }
         let path = try row.folderId.flatMap { try String.fetchOne(db, sql: "SELECT path FROM folder WHERE id = ?", arguments: [$0]) }
@@ -59,36 +59,44 @@ struct JournalFinisher {
                 try MailStore.setFlag(flag, to: previous, emailId: emailId, db: db)
             }
         case .move, .expunge, .copyFromAll:
-            try db.execute(sql: "UPDATE emailFolder SET pending = NULL WHERE \(Self.association) AND pending = 'leaving'",
-                           arguments: Self.associationArguments(row))
+            try execute("UPDATE emailFolder SET pending = NULL WHERE \(Self.association) AND pending = 'leaving'",
+                Self.associationArguments(row))
             try dropPlaceholder(row)
-            try db.execute(sql: "UPDATE email SET isDeleted = 0 WHERE id = ?", arguments: [row.emailId])
+            try execute("UPDATE email SET isDeleted = 0 WHERE id = ?", [row.emailId])
         case .append:
             try dropPlaceholder(row)
             try purgeUnfiled(row.emailId)
         case .createFolder:
-            try db.execute(sql: "DELETE FROM folder WHERE id = ? AND localState = 'creating'", arguments: [row.folderId])
+            try execute("DELETE FROM folder WHERE id = ? AND localState = 'creating'", [row.folderId])
         case .deleteFolder:
-            try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ?", arguments: [row.folderId])
+            try execute("UPDATE folder SET localState = NULL WHERE id = ?", [row.folderId])
         case .renameFolder:
             if let old = row.oldPath, let new = row.newPath {
                 try MailStore.movePaths(accountId: row.accountId, from: new, to: old, db: db)
             }
-            try db.execute(sql: "UPDATE folder SET localState = NULL WHERE id = ? AND localState = 'renaming'",
-                           arguments: [row.folderId])
+            try execute("UPDATE folder SET localState = NULL WHERE id = ? AND localState = 'renaming'",
+                [row.folderId])
         }
         _ = try JournalChange.deleteOne(db, key: row.id)
     }
 
+    /// Statements run through `execute` are cached: the applier finishes every row the
+    /// server confirms, and preparing a statement that writes `emailFolder` or `email`
+    /// compiles the triggers it fires (the kept counts) with it, which cost more than
+    /// running it.
+    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
     private func markDone(_ row: JournalChange) throws {
-        try db.execute(sql: "UPDATE change SET state = 'done', raw = NULL, lastError = NULL WHERE id = ?",
-                       arguments: [row.id])
+        try execute("UPDATE change SET state = 'done', raw = NULL, lastError = NULL WHERE id = ?",
+            [row.id])
     }
 
     private func dropLeaving(_ row: JournalChange) throws {
         guard row.folderId != nil else { return }
-        try db.execute(sql: "DELETE FROM emailFolder WHERE \(Self.association) AND pending = 'leaving'",
-                       arguments: Self.associationArguments(row))
+        try execute("DELETE FROM emailFolder WHERE \(Self.association) AND pending = 'leaving'",
+            Self.associationArguments(row))
     }
 
     /// The row's source association: by message and folder (its UID may have been a
@@ -103,44 +111,44 @@ struct JournalFinisher {
     /// links the message by Message-ID (which renumbers it).
     private func numberArrival(_ row: JournalChange, uid: Int64?) throws {
         guard let target = row.targetFolderId, let placeholder = row.placeholderUID, let uid else { return }
-        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND emailId IS NOT ?",
-                       arguments: [target, uid, row.emailId])
-        try db.execute(sql: """
+        try execute("DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND emailId IS NOT ?",
+            [target, uid, row.emailId])
+        try execute("""
             UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
             WHERE folderId = ? AND imapUID = ?
-            """, arguments: [uid, target, placeholder])
+            """, [uid, target, placeholder])
     }
 
     private func dropPlaceholder(_ row: JournalChange) throws {
         guard let target = row.targetFolderId, let placeholder = row.placeholderUID else { return }
-        try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ?", arguments: [target, placeholder])
+        try execute("DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ?", [target, placeholder])
     }
 
     /// A message deleted for good leaves the store with its last association.
     private func purgeIfDeleted(_ emailId: Int64?) throws {
         guard let emailId else { return }
-        try db.execute(sql: """
+        try execute("""
             DELETE FROM email WHERE id = ? AND isDeleted = 1
               AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)
-            """, arguments: [emailId])
+            """, [emailId])
     }
 
     private func purgeUnfiled(_ emailId: Int64?) throws {
         guard let emailId else { return }
-        try db.execute(sql: "DELETE FROM email WHERE id = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)",
-                       arguments: [emailId])
+        try execute("DELETE FROM email WHERE id = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = email.id)",
+            [emailId])
     }
 
     /// A created or renamed folder's server name, and its subfolders' names below it.
     private func renameServerPaths(folderId: Int64, to name: String, delimiter: String?) throws {
         guard let old = try String.fetchOne(db, sql: "SELECT imapPath FROM folder WHERE id = ?", arguments: [folderId]),
               old != name else { return }
-        try db.execute(sql: "UPDATE folder SET imapPath = ? WHERE id = ?", arguments: [name, folderId])
+        try execute("UPDATE folder SET imapPath = ? WHERE id = ?", [name, folderId])
         guard let delimiter else { return }
         let accountId = try Int64.fetchOne(db, sql: "SELECT accountId FROM folder WHERE id = ?", arguments: [folderId])
-        try db.execute(sql: """
+        try execute("""
             UPDATE folder SET imapPath = ? || substr(imapPath, ?) WHERE accountId = ? AND substr(imapPath, 1, ?) = ?
-            """, arguments: [name + delimiter, old.unicodeScalars.count + 2, accountId,
-                             old.unicodeScalars.count + 1, old + delimiter])
+            """, [name + delimiter, old.unicodeScalars.count + 2, accountId,
+                old.unicodeScalars.count + 1, old + delimiter])
     }
 }

@@ -4,6 +4,10 @@ import MailCore
 
 /// Writes the rows of one user operation inside its transaction, with their local
 /// effects: associations that leave (hidden at once) and arrive (placeholder UIDs).
+///
+/// Its statements are cached: each `rm` or `mv` of a file runs them all, and preparing a
+/// statement that writes `emailFolder` compiles the triggers it fires (the kept counts)
+/// with it, which cost more than running it.
 struct JournalWriter {
     let db: Database
     let context: WriteContext
@@ -22,12 +26,12 @@ struct JournalWriter {
     /// deletions beyond `deleteGuard` within 60 s are held.
     static func guardState(_ db: Database, context: WriteContext, now: Date) throws -> ChangeState {
         guard context.deleteGuard > 0 else { return .pending }
-        let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held'",
+        let held = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held'"),
                                     arguments: [context.accountId]) ?? 0
         if held > 0 { return .held }
-        let recent = try Int.fetchOne(db, sql: """
+        let recent = try Int.fetchOne(db.cachedStatement(sql: """
             SELECT COUNT(*) FROM change WHERE accountId = ? AND isDeletion = 1 AND createdAt >= ?
-            """, arguments: [context.accountId, now.addingTimeInterval(-60)]) ?? 0
+            """), arguments: [context.accountId, now.addingTimeInterval(-60)]) ?? 0
         return recent >= context.deleteGuard ? .held : .pending
     }
 
@@ -45,11 +49,11 @@ struct JournalWriter {
 
     /// Hides the message's association with a folder until the server confirms; returns its UID.
     func leave(emailId: Int64, folderId: Int64) throws -> Int64? {
-        guard let uid = try Int64.fetchOne(db, sql: """
+        guard let uid = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ? AND pending IS NOT 'leaving'
-            """, arguments: [emailId, folderId]) else { return nil }
-        try db.execute(sql: "UPDATE emailFolder SET pending = 'leaving' WHERE emailId = ? AND folderId = ?",
-                       arguments: [emailId, folderId])
+            """), arguments: [emailId, folderId]) else { return nil }
+        try db.cachedStatement(sql: "UPDATE emailFolder SET pending = 'leaving' WHERE emailId = ? AND folderId = ?")
+            .execute(arguments: [emailId, folderId])
         return uid
     }
 
@@ -59,10 +63,10 @@ struct JournalWriter {
         let placeholder = PlaceholderUID.forChange(id)
         // DELETE then INSERT, not INSERT OR REPLACE: rows a REPLACE removes fire no delete
         // trigger, and the folder counts (FolderCounts) rely on those triggers.
-        try db.execute(sql: "DELETE FROM emailFolder WHERE (emailId = ? AND folderId = ?) OR (folderId = ? AND imapUID = ?)",
-                       arguments: [emailId, folderId, folderId, placeholder])
-        try db.execute(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')",
-                       arguments: [emailId, folderId, placeholder])
+        try db.cachedStatement(sql: "DELETE FROM emailFolder WHERE (emailId = ? AND folderId = ?) OR (folderId = ? AND imapUID = ?)")
+            .execute(arguments: [emailId, folderId, folderId, placeholder])
+        try db.cachedStatement(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')")
+            .execute(arguments: [emailId, folderId, placeholder])
         row.placeholderUID = placeholder
         try save(row, columns: ["placeholderUID"])
     }
@@ -89,10 +93,10 @@ struct JournalWriter {
 
     /// The folders (id, type) that hold the message visibly.
     func visibleFolders(emailId: Int64) throws -> [(id: Int64, type: String)] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT d.id, d.type FROM emailFolder f JOIN folder d ON d.id = f.folderId
             WHERE f.emailId = ? AND f.pending IS NOT 'leaving' ORDER BY d.id
-            """, arguments: [emailId]).map { (id: $0[0], type: $0[1]) }
+            """), arguments: [emailId]).map { (id: $0[0], type: $0[1]) }
     }
 
     func folder(ofType type: FolderType) throws -> FolderRecord? {
@@ -102,10 +106,10 @@ struct JournalWriter {
     }
 
     func uidValidity(folderId: Int64) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT uidValidity FROM folder WHERE id = ?", arguments: [folderId])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT uidValidity FROM folder WHERE id = ?"), arguments: [folderId])
     }
 
     func messageId(emailId: Int64) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT messageId FROM email WHERE id = ?", arguments: [emailId])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM email WHERE id = ?"), arguments: [emailId])
     }
 }

@@ -58,8 +58,8 @@ extension MailStore {
 
     /// Done rows are kept one minute for the guard's window, then dropped.
     static func pruneDone(_ db: Database, accountId: Int64, now: Date) throws {
-        try db.execute(sql: "DELETE FROM change WHERE accountId = ? AND state = 'done' AND createdAt < ?",
-                       arguments: [accountId, now.addingTimeInterval(-120)])
+        try db.cachedStatement(sql: "DELETE FROM change WHERE accountId = ? AND state = 'done' AND createdAt < ?")
+            .execute(arguments: [accountId, now.addingTimeInterval(-120)])
     }
 }
 
