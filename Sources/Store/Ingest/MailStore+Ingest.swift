@@ -119,10 +119,10 @@ extension MailStore {
             """), arguments: [emailId, folderId]) {
             if existing != uid {
                 // A journal arrival gets its server UID here when the server sent none.
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     UPDATE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
                     WHERE emailId = ? AND folderId = ?
-                    """, arguments: [uid, emailId, folderId])
+                    """).execute(arguments: [uid, emailId, folderId])
             }
             return false
         }

@@ -17,7 +17,7 @@ extension MailStore {
 
     /// The flag's column, and the thread's unread count with it, in the caller's transaction.
     static func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64, db: Database) throws {
-        try db.execute(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?", arguments: [value, emailId])
+        try db.cachedStatement(sql: "UPDATE email SET \(flag.column) = ? WHERE id = ?").execute(arguments: [value, emailId])
         guard flag == .seen else { return }
         try recountUnread(threadOf: emailId, db: db)
     }

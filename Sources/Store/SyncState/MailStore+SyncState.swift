@@ -129,15 +129,15 @@ extension MailStore {
         try pool.write { db in
             var changed = 0
             for (uid, flag) in flags {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     UPDATE email SET
                         isRead = CASE WHEN \(Self.pendingFlag("seen")) THEN isRead ELSE ? END,
                         isStarred = CASE WHEN \(Self.pendingFlag("flagged")) THEN isStarred ELSE ? END,
                         isAnswered = ?, isDraft = ?
                     WHERE id = (SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?)
                       AND (isRead <> ? OR isStarred <> ? OR isAnswered <> ? OR isDraft <> ?)
-                    """, arguments: [flag.seen, flag.flagged, flag.answered, flag.draft, folderId, uid,
-                                     flag.seen, flag.flagged, flag.answered, flag.draft])
+                    """).execute(arguments: [flag.seen, flag.flagged, flag.answered, flag.draft, folderId, uid,
+                                             flag.seen, flag.flagged, flag.answered, flag.draft])
                 guard db.changesCount > 0 else { continue }
                 changed += 1
                 let emailId = try Int64.fetchOne(db.cachedStatement(sql: """
@@ -242,9 +242,8 @@ extension MailStore {
         let purged = try pool.write { db in
             let sql = "SELECT id FROM email e WHERE accountId = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)"
             let ids = try Int64.fetchAll(db, sql: sql, arguments: [accountId])
-            for id in ids {
-                try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id])
-            }
+            let delete = try db.cachedStatement(sql: "DELETE FROM email WHERE id = ?")
+            for id in ids { try delete.execute(arguments: [id]) }
             return ids.count
         }
         if purged > 0 { _ = try rethread(accountId: accountId) }
