@@ -5,9 +5,9 @@ import MailCore
 /// Writes the rows of one user operation inside its transaction, with their local
 /// effects: associations that leave (hidden at once) and arrive (placeholder UIDs).
 ///
-/// Its statements are cached: each `rm` or `mv` of a file runs them all, and preparing a
-/// statement that writes `emailFolder` compiles the triggers it fires (the kept counts)
-/// with it, which cost more than running it.
+/// The statements every `rm` or `mv` of a file runs are cached: preparing one that writes
+/// `emailFolder` compiles the triggers it fires (the kept counts) with it, which cost more
+/// than running it.
 struct JournalWriter {
     let db: Database
     let context: WriteContext
