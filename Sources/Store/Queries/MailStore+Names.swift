@@ -6,9 +6,8 @@ import GRDB
 extension MailStore {
     /// The message listed under `fileName` in a folder (hidden moves excluded).
     public func message(named fileName: String, inFolder folderId: Int64) throws -> MessageEntry? {
-        let pass = pack.readers.pass
-        return try pool.read { db in
-            try MessageEntry.fetchOne(db.makeStatement(sql: """
+        try messagesRead { db, pass in
+            try MessageEntry.fetchOne(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM email e JOIN emailFolder f ON f.emailId = e.id
                 \(MessageEntry.joins)
                 WHERE e.accountId = (SELECT accountId FROM folder WHERE id = ?) AND e.fileName = ?
