@@ -9,6 +9,7 @@ import Synchronization
 ///     big/         500 files with long names (several READDIR pages)
 ///     outbox/      writable: create, write, rename, unlink, truncate, touch, setxattr;
 ///                  a file named refused.txt fails on close()
+/// and the files a test adds: `addFile`, `addGatedFile` (its open waits for the test).
 final class InMemoryFilesystem: FilesystemOperations {
     struct Node {
         var attributes: FileAttributes
@@ -31,6 +32,7 @@ final class InMemoryFilesystem: FilesystemOperations {
     static let bigNames = (0..<500).map { String(format: "message %03d with a long name to fill pages.eml", $0) }
 
     private let state = Mutex(State())
+    private let gates = Mutex<[Inode: OpenGate]>([:])
     /// LOOKUPs served: READDIRPLUS should make `ls -l` need almost none.
     let lookupCount = Atomic<Int>(0)
 
@@ -55,6 +57,14 @@ final class InMemoryFilesystem: FilesystemOperations {
             outbox.writable = true
             Self.add(&state, parent: Self.root, name: "outbox", inode: Self.outbox, node: outbox)
         }
+    }
+
+    /// A file in the root whose open waits until the test opens the gate, as a download does.
+    func addGatedFile(name: String, text: String) -> OpenGate {
+        let gate = OpenGate()
+        let inode = addFile(parent: Self.root, name: name, text: text)
+        gates.withLock { $0[inode] = gate }
+        return gate
     }
 
     /// What the store does when new mail arrives while mounted: no kernel notification.
@@ -117,6 +127,7 @@ final class InMemoryFilesystem: FilesystemOperations {
 
     func open(_ inode: Inode, flags: Int32) throws(FSError) -> OpenedFile {
         _ = try node(inode)
+        gates.withLock { $0[inode] }?.pass()
         guard flags & O_ACCMODE == O_RDONLY || isWritable(inode) else { throw FSError(EROFS) }
         return OpenedFile(handle: inode + 10_000, keepCache: !isWritable(inode), directIO: false)
     }
@@ -169,5 +180,21 @@ final class InMemoryFilesystem: FilesystemOperations {
             guard state.nodes[parent]?.writable == true else { throw FSError(EROFS) }
             return try body(&state)
         }
+    }
+}
+
+/// Holds the opens of a file until `open()`: `entered` is signalled by each open that waits.
+final class OpenGate: Sendable {
+    let entered = DispatchSemaphore(value: 0)
+    private let opened = DispatchSemaphore(value: 0)
+
+    func pass() {
+        entered.signal()
+        opened.wait()
+        opened.signal()  // the next open passes too
+    }
+
+    func open() {
+        opened.signal()
     }
 }

@@ -88,7 +88,9 @@ struct ToolResult {
 func runTool(_ name: String, _ arguments: [String]) throws -> ToolResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = ["20", name] + arguments
+    // SIGKILL: a tool inherits the signal mask of the thread that starts it, and the
+    // threads Swift Testing and Dispatch run tests on block SIGTERM, timeout's default.
+    process.arguments = ["-s", "KILL", "20", name] + arguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

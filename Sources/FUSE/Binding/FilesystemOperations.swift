@@ -69,8 +69,8 @@ public struct OpenedFile: Sendable {
     }
 }
 
-/// The filesystem served by `FuseSession`. Called from libfuse worker threads
-/// concurrently: implementations must be thread-safe. Metadata calls must answer
+/// The filesystem served by `FuseSession`. Called from several threads of its
+/// `RequestLoop` concurrently: implementations must be thread-safe. Metadata calls must answer
 /// from local state and never wait on the network (docs/REQUIREMENTS.md §C2).
 public protocol FilesystemOperations: AnyObject, Sendable {
     func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes

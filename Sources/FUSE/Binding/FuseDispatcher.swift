@@ -5,7 +5,7 @@ import Synchronization
 /// The Swift side of every libfuse callback: turns a request into a call on the
 /// `FilesystemOperations` and the answer (or the thrown `FSError`) into exactly one reply.
 ///
-/// libfuse calls from its worker threads concurrently; everything here is immutable or
+/// Called from the threads of `RequestLoop` concurrently; everything here is immutable or
 /// locked. The C callbacks capture nothing and find this object through
 /// `fuse_req_userdata(req)`, an unretained pointer that `FuseSession` keeps alive until the
 /// session is destroyed.

@@ -64,7 +64,7 @@ public final class FuseSession: Sendable {
         }
     }
 
-    /// Serves requests with libfuse's multithreaded loop, blocking the calling thread until the
+    /// Serves requests (`RequestLoop`), blocking the calling thread until the
     /// mount ends; the caller picks the thread. Do not call it on the main thread if anything
     /// else needs the main thread (`DispatchQueue.main`, `@MainActor` would never run).
     /// Returns normally after `fusermount3 -u`, a signal or `unmount()`; throws if the loop
@@ -119,11 +119,7 @@ public final class FuseSession: Sendable {
     }
 
     private func loop(_ session: SessionPointer) -> Int32 {
-        let config = fuse_loop_cfg_create()
-        defer { fuse_loop_cfg_destroy(config) }
-        fuse_loop_cfg_set_max_threads(config, UInt32(clamping: max(options.maxThreads, 1)))
-        fuse_loop_cfg_set_clone_fd(config, 0)
-        return fuse_session_loop_mt(session.raw, config)
+        RequestLoop(session: session, maxThreads: options.maxThreads).run()
     }
 
     /// fuse_session_new with our operations table; userdata is the dispatcher, unretained

@@ -4,11 +4,11 @@ import Synchronization
 
 /// Ends the loop once its exit flag is set.
 ///
-/// libfuse's signal handler and `fuse_session_exit` only set a flag. The workers sleep in
-/// read(/dev/fuse) and look at it after their next request, and a signal may be delivered
-/// to any thread of the process, not one in the loop, so nothing may come to wake them.
+/// libfuse's signal handler and `fuse_session_exit` only set a flag. The receiver sleeps in
+/// read(/dev/fuse) and looks at it after its next request, and a signal may be delivered
+/// to any thread of the process, not one in the loop, so nothing may come to wake it.
 /// The waker polls the flag and, once it is set, sends a STATFS through the mount (the
-/// kernel never caches those): a worker wakes, answers, sees the flag and the loop ends.
+/// kernel never caches those): the receiver wakes, answers, sees the flag and the loop ends.
 final class LoopWaker: Sendable {
     private static let pollInterval: useconds_t = 50_000
 

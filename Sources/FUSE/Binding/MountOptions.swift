@@ -21,7 +21,7 @@ public struct MountOptions: Sendable, Equatable {
     public var allowNonEmpty: Bool
     /// libfuse's own request trace on stderr (`-d`).
     public var debug: Bool
-    /// Worker threads of the multithreaded loop.
+    /// Requests answered at once, at most (`RequestLoop`).
     public var maxThreads: Int
     /// Install libfuse's SIGINT/SIGTERM/SIGHUP handlers for the duration of `run()`.
     /// Only one session per process can own them; embedders (and tests running several

@@ -120,7 +120,7 @@ extension MailTree {
         }
     }
 
-    /// Waits on this FUSE worker thread (libfuse runs others meanwhile) until the server
+    /// Waits on this FUSE thread (`RequestLoop` hands receiving to another meanwhile) until the server
     /// began sending. ENOENT when the server no longer has the message, EIO for anything
     /// else; the account's `.log` and `.status` say why.
     private func download(_ key: ContentKey) throws(FSError) -> ContentDelivery {
