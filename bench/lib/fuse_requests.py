@@ -4,8 +4,9 @@ fuse:fuse_request_end tracepoints (tracefs, Linux 6.x, root).
 
 This is the floor under mailfs's numbers that no daemon work removes: how many round trips a
 tool costs, and what one round trip costs on this machine. A request answered by a daemon
-thread on the caller's CPU and one answered on the other CPU are counted apart, because on a
-VM that halts idle CPUs the second pays a wake-up through the host.
+thread on the caller's CPU and one answered on the other CPU are counted apart: on a VM that
+halts idle CPUs, a daemon thread asleep on the other CPU pays a wake-up through the host (mailfs's
+receiver stays awake between a command's requests, so it answers on the other CPU, awake).
 """
 import os
 import re
@@ -97,7 +98,8 @@ def markdown(traces: list) -> list:
              "Every request the kernel sent mailfs during one more run of the command (after the timed "
              "ones), from the `fuse:fuse_request_send`/`fuse_request_end` tracepoints: its latency is from "
              "the caller queueing it to the daemon's answer. \"Caller's CPU\" counts the requests a daemon "
-             "thread answered on the CPU of the process that asked; the others woke a thread on another CPU.",
+             "thread answered on the CPU of the process that asked; the others were answered on another CPU, "
+             "by a thread that was awake or had to be woken.",
              "",
              "| command | operation | requests | on the caller's CPU | p50 there | p50 elsewhere | summed latency |",
              "|---|---|---|---|---|---|---|"]
