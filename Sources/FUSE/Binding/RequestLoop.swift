@@ -180,7 +180,7 @@ final class RequestLoop: Sendable {
 
 /// The receiver's term (one per takeover), how many requests it received in it, and whether
 /// it is answering one, packed in a word: bits 32-63, 1-31 and 0.
-struct ReceiverState: Equatable {
+private struct ReceiverState: Equatable {
     let word: UInt64
 
     init(word: UInt64) {
