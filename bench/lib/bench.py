@@ -18,6 +18,7 @@ import report
 import rows
 import step_import
 import step_mount
+import step_halt
 import step_passthrough
 import step_tree
 import timing
@@ -88,6 +89,9 @@ def measure(setup: Setup, messages: int, passthrough: Path | None) -> list:
         results += step_mount.memory_rows(mount, "after the runs")
         time.sleep(step_mount.IDLE_SECONDS)
         results += step_mount.memory_rows(mount, step_mount.IDLE_WHEN)
+        if setup.cold and step_halt.applies():
+            say("grep, find with the guest polling before it halts")
+            results += step_halt.measure(setup)
     if passthrough:
         say("C passthrough FUSE baseline")
         results += step_passthrough.measure(setup, passthrough)
@@ -115,6 +119,11 @@ def method_notes(setup: Setup) -> list:
         "made for the Maildir's cold pass); in-process = the read after that.",
         "Memory: VmRSS/VmHWM from /proc/PID/status of the `mailfs mount` process.",
     ]
+    if setup.cold and step_halt.applies():
+        notes.append(f"Rows ending \"{step_halt.LABEL}\": grep -r and find again, both sides, with "
+                     f"{step_halt.HALT_POLL} set to {step_halt.DRIVER_DEFAULT_NS} (the cpuidle-haltpoll driver's "
+                     "default) and restored right after. This machine halts an idle vCPU at once, so every FUSE "
+                     "round trip pays a host exit to wake its caller; these rows show the ratios without that.")
     if not setup.cold:
         notes.append("The page cache could NOT be dropped (not root?): the \"cold\" numbers are first runs only.")
     if setup.notmuch:

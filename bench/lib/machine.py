@@ -22,6 +22,7 @@ def facts(work_dir, mailfs_binary):
         ("Swift", first_line(["swift", "--version"])),
         ("mailfs binary", mailfs_binary),
         ("libfuse", first_line(["fusermount3", "--version"])),
+        ("idle vCPUs", idle_policy()),
     ]
 
 
@@ -37,6 +38,20 @@ def filesystem_of(path):
     """The type and device of the file system holding path (from findmnt)."""
     line = first_line(["findmnt", "-n", "-o", "FSTYPE,SOURCE", "--target", str(path)])
     return " ".join(line.split()) or "unknown"
+
+
+def idle_policy():
+    """How an idle CPU waits: a guest that halts at once pays a host exit for every wake-up."""
+    try:
+        driver = open("/sys/devices/system/cpu/cpuidle/current_driver").read().strip()
+    except OSError:
+        return "unknown"
+    try:
+        polling = int(open("/sys/module/haltpoll/parameters/guest_halt_poll_ns").read())
+    except (OSError, ValueError):
+        return f"cpuidle driver {driver}"
+    waits = "halts an idle vCPU at once" if polling == 0 else f"polls up to {polling / 1000:.0f} µs before halting"
+    return f"cpuidle driver {driver}, guest_halt_poll_ns {polling} ({waits})"
 
 
 def first_line(argv):
