@@ -9,7 +9,8 @@ import Synchronization
 ///     big/         500 files with long names (several READDIR pages)
 ///     outbox/      writable: create, write, rename, unlink, truncate, touch, setxattr;
 ///                  a file named refused.txt fails on close()
-/// and the files a test adds: `addFile`, `addGatedFile` (its open waits for the test).
+/// and the files and directories a test adds: `addFile`, `addDirectory`, `addGatedFile`
+/// (its open waits for the test).
 final class InMemoryFilesystem: FilesystemOperations {
     struct Node {
         var attributes: FileAttributes
@@ -74,6 +75,15 @@ final class InMemoryFilesystem: FilesystemOperations {
             let inode = state.nextInode
             state.nextInode += 1
             Self.add(&state, parent: parent, name: name, inode: inode, text: text)
+            return inode
+        }
+    }
+
+    func addDirectory(parent: Inode, name: String) -> Inode {
+        state.withLock { state in
+            let inode = state.nextInode
+            state.nextInode += 1
+            Self.add(&state, parent: parent, name: name, inode: inode, node: Self.directory(inode))
             return inode
         }
     }

@@ -100,6 +100,65 @@ extension MountedTests.Reading {
         #expect(lookups < 50)
     }
 
+    /// A directory larger than `ListingSnapshots.smallListing`: 1,200 files and 300
+    /// subdirectories of one file each, as a folder of messages and threads/ are.
+    private static func addWideDirectory(to filesystem: InMemoryFilesystem) {
+        let wide = filesystem.addDirectory(parent: InMemoryFilesystem.root, name: "wide")
+        for index in 0..<1_200 { filesystem.addFile(parent: wide, name: String(format: "file-%04d.eml", index), text: "\(index)") }
+        for index in 0..<300 {
+            let thread = filesystem.addDirectory(parent: wide, name: String(format: "thread-%03d", index))
+            filesystem.addFile(parent: thread, name: "only.eml", text: "thread \(index)")
+        }
+    }
+
+    @Test("find over a large directory looks up none of its subdirectories")
+    func findNeedsNoLookups() throws {
+        let mount = try TestMount()
+        defer { try? mount.finish() }
+        Self.addWideDirectory(to: mount.filesystem)
+        #expect(try mount.tool("ls", "-d", mount.path("wide")).status == 0)
+        let before = mount.filesystem.lookupCount.load(ordering: .relaxed)
+        let found = try mount.tool("find", mount.path("wide"))
+        #expect(found.lines.count == 1 + 1_200 + 300 * 2)
+        #expect(mount.filesystem.lookupCount.load(ordering: .relaxed) - before == 0)
+    }
+
+    /// The first listing of the directory: one the kernel cached for `find` or `ls -f` holds
+    /// no attributes past its first page, and `ls -l` then looks up those files one by one,
+    /// as it did when the kernel chose READDIRPLUS itself.
+    @Test("ls -l of a large directory looks up the files of one page at most")
+    func longListingNeedsFewLookups() throws {
+        let mount = try TestMount()
+        defer { try? mount.finish() }
+        Self.addWideDirectory(to: mount.filesystem)
+        #expect(try mount.tool("ls", "-d", mount.path("wide")).status == 0)
+        let before = mount.filesystem.lookupCount.load(ordering: .relaxed)
+        let long = try mount.tool("ls", "-ln", mount.path("wide"))
+        #expect(long.status == 0, "\(long.standardError)")
+        let entries = long.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }
+        let files = entries.filter { $0.first?.hasPrefix("-") == true }
+        #expect(files.count == 1_200 && entries.count == 1_500)
+        // Each file holds its number as text ("file-0042.eml" holds "42"): its size is that many bytes.
+        #expect(files.allSatisfy { fields in
+            let number = fields.last.flatMap { Int($0.dropFirst("file-".count).dropLast(".eml".count)) }
+            return number.map { String($0).utf8.count } == Int(fields[4])
+        })
+        let lookups = mount.filesystem.lookupCount.load(ordering: .relaxed) - before
+        #expect(lookups < 600, "ls -l of 1,500 entries sent \(lookups) LOOKUPs")
+    }
+
+    @Test("a file listed without its attributes is still found, read and stat'ed by name")
+    func filesListedBareAreLookedUp() throws {
+        let mount = try TestMount()
+        defer { try? mount.finish() }
+        Self.addWideDirectory(to: mount.filesystem)
+        let names = try mount.tool("ls", "-f", mount.path("wide"))
+        #expect(names.lines.count == 2 + 1_500)
+        let last = mount.path("wide/file-1199.eml")
+        #expect(try mount.tool("stat", "-c", "%s %F", last).standardOutput == "4 regular file\n")
+        #expect(try mount.tool("cat", last).standardOutput == "1199")
+    }
+
     @Test("many threads read and list at once")
     func concurrentReaders() throws {
         let mount = try TestMount()

@@ -24,8 +24,9 @@ extension FuseDispatcher {
             // The kernel asks for a page or a few; the cap only guards against a hostile size.
             // Not zeroed first: libfuse writes every byte it sends, padding included, and
             // the kernel asks once more at the end of every listing.
+            let files = plus && snapshots.filesGetAttributes(Inode(inode), offset: Int64(offset))
             let buffer = [CChar](unsafeUninitializedCapacity: min(max(size, 0), 1 << 20)) { buffer, count in
-                count = fill(buffer, req: req, from: listing, offset: offset, plus: plus)
+                count = fill(buffer, req: req, from: listing, offset: offset, plus: plus, files: files)
             }
             let used = buffer.count
             if used == 0 { snapshots.finished(Inode(inode)) }
@@ -34,9 +35,10 @@ extension FuseDispatcher {
     }
 
     /// Packs entries starting at index `offset`; returns the bytes used. Each entry carries the
-    /// index of the next one as its offset (0 is reserved for "from the start").
+    /// index of the next one as its offset (0 is reserved for "from the start"). With `plus`,
+    /// subdirectories carry their attributes, and files too when `files`.
     private func fill(_ buffer: UnsafeMutableBufferPointer<CChar>, req: fuse_req_t,
-                      from listing: DirectoryListing, offset: off_t, plus: Bool) -> Int {
+                      from listing: DirectoryListing, offset: off_t, plus: Bool, files: Bool) -> Int {
         guard let base = buffer.baseAddress, offset >= 0, offset < listing.count else { return 0 }
         var used = 0
         for index in Int(offset)..<listing.count {
@@ -44,7 +46,8 @@ extension FuseDispatcher {
             let remaining = buffer.count - used
             let next = off_t(index + 1)
             let needed = entry.name.withCString { name in
-                plus ? addPlus(entry, name: name, req: req, to: base + used, remaining, next)
+                plus ? addPlus(entry, attributes: entry.kind == .directory || files ? entry.attributes : nil,
+                               name: name, req: req, to: base + used, remaining, next)
                      : add(entry, name: name, req: req, to: base + used, remaining, next)
             }
             guard needed <= remaining else { break }
@@ -61,12 +64,14 @@ extension FuseDispatcher {
         return fuse_add_direntry(req, position, remaining, name, &buffer, next)
     }
 
-    /// "." and ".." go out with inode 0 in the entry: no lookup is counted and the kernel
-    /// skips them, but the dirent still carries their inode and type.
-    private func addPlus(_ entry: DirectoryListing.Entry, name: UnsafePointer<CChar>, req: fuse_req_t,
-                         to position: UnsafeMutablePointer<CChar>, _ remaining: Int, _ next: off_t) -> Int {
+    /// An entry without attributes ("." and "..", or a file the reader is not expected to
+    /// look at) goes out with inode 0 in its entry: the kernel makes no inode for it and
+    /// counts no lookup, but the dirent still carries its inode number and type.
+    private func addPlus(_ entry: DirectoryListing.Entry, attributes: FileAttributes?, name: UnsafePointer<CChar>,
+                         req: fuse_req_t, to position: UnsafeMutablePointer<CChar>, _ remaining: Int,
+                         _ next: off_t) -> Int {
         var param: fuse_entry_param
-        if let attributes = entry.attributes {
+        if let attributes {
             param = self.entry(attributes)
         } else {
             param = fuse_entry_param()

@@ -10,6 +10,7 @@ extension FuseDispatcher {
         answer(req) { () throws(FSError) in
             do throws(FSError) {
                 let name = try name(cName)
+                snapshots.noteLookup(in: Inode(parent))
                 var entry = entry(try checked(filesystem.lookup(parent: Inode(parent), name: name)))
                 if fuse_reply_entry(req, &entry) != 0 { filesystem.forget(Inode(entry.ino), lookups: 1) }
             } catch where error.errno == ENOENT && options.negativeEntryTimeout > 0 {

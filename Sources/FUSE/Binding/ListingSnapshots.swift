@@ -10,27 +10,60 @@ import Synchronization
 /// a reader, and a 10,000-entry folder is not rebuilt for each of its READDIR pages.
 /// A change between two pages of one stream is followed by the tree's invalidation, which
 /// makes the kernel drop what it cached and list again.
+///
+/// A stream also remembers whether its reader looks files up as it goes (`ls -l` does,
+/// `ls -f` and `find` do not), which decides what its READDIRPLUS pages carry
+/// (`filesGetAttributes`).
 final class ListingSnapshots: Sendable {
     /// Streams in progress at once; beyond that all are dropped (they reload on demand).
     static let limit = 64
-    // GUARDED_BY(snapshots)
-    private let snapshots = Mutex<[Inode: DirectoryListing]>([:])
+
+    private struct Stream {
+        var listing: DirectoryListing
+        var readerLooksUpFiles = false
+    }
+
+    // GUARDED_BY(streams)
+    private let streams = Mutex<[Inode: Stream]>([:])
 
     /// The snapshot for a READDIR at `offset`: a new one from `load` at 0 (or when none is
     /// held), else the one the stream started with. `load` runs outside the lock.
     func listing(_ directory: Inode, offset: Int64,
                  load: () throws(FSError) -> DirectoryListing) throws(FSError) -> DirectoryListing {
-        if offset > 0, let held = snapshots.withLock({ $0[directory] }) { return held }
+        if offset > 0, let held = streams.withLock({ $0[directory]?.listing }) { return held }
         let loaded = try load()
-        snapshots.withLock { snapshots in
-            if snapshots.count >= Self.limit { snapshots.removeAll(keepingCapacity: true) }
-            snapshots[directory] = loaded
+        streams.withLock { streams in
+            if streams.count >= Self.limit { streams.removeAll(keepingCapacity: true) }
+            streams[directory] = Stream(listing: loaded)
         }
         return loaded
     }
 
+    /// A LOOKUP in `directory` while it is being listed: its reader asks about the names it
+    /// is given, so the stream's next pages carry every entry's attributes.
+    func noteLookup(in directory: Inode) {
+        streams.withLock { $0[directory]?.readerLooksUpFiles = true }
+    }
+
+    /// Listings up to this many entries give every file's attributes on every page: an inode
+    /// each costs the kernel little next to a LOOKUP for each name of a page.
+    static let smallListing = 1_000
+
+    /// Whether a READDIRPLUS page at `offset` gives the kernel an inode for each file, or
+    /// only for subdirectories. The first page and a small listing always do; the later pages
+    /// of a large one only once its reader has looked up a name: `ls -l` then pays a LOOKUP
+    /// for each file of one page, `ls -f` and `find` no inode for each of thousands of files
+    /// (docs/DECISIONS.md, "Readdirplus for directories, for files when asked").
+    func filesGetAttributes(_ directory: Inode, offset: Int64) -> Bool {
+        guard offset > 0 else { return true }
+        return streams.withLock { streams in
+            guard let stream = streams[directory] else { return true }
+            return stream.readerLooksUpFiles || stream.listing.count <= Self.smallListing
+        }
+    }
+
     /// The stream reached its end: nothing more will be asked of this snapshot.
     func finished(_ directory: Inode) {
-        _ = snapshots.withLock { $0.removeValue(forKey: directory) }
+        _ = streams.withLock { $0.removeValue(forKey: directory) }
     }
 }
