@@ -93,34 +93,35 @@ extension MountedTests.Reading {
         let mount = try TestMount()
         defer { try? mount.finish() }
         #expect(try mount.tool("ls", "-d", mount.path("big")).status == 0)
-        let before = mount.filesystem.lookupCount.load(ordering: .relaxed)
+        let before = mount.lookups
         let long = try mount.tool("ls", "-l", mount.path("big"))
         #expect(long.lines.count == 501)
-        let lookups = mount.filesystem.lookupCount.load(ordering: .relaxed) - before
-        #expect(lookups < 50)
+        #expect(mount.lookups - before < 50)
     }
 
-    /// A directory larger than `ListingSnapshots.smallListing`: 1,200 files and 300
-    /// subdirectories of one file each, as a folder of messages and threads/ are.
-    private static func addWideDirectory(to filesystem: InMemoryFilesystem) {
+    /// Adds `wide/`, a directory larger than `ListingSnapshots.smallListing`: 1,200 files and
+    /// 300 subdirectories of one file each, as a folder of messages and threads/ are. It is
+    /// looked up here, so the LOOKUPs a test counts after this are those of what it runs.
+    private static func addWideDirectory(to mount: TestMount) throws {
+        let filesystem = mount.filesystem
         let wide = filesystem.addDirectory(parent: InMemoryFilesystem.root, name: "wide")
         for index in 0..<1_200 { filesystem.addFile(parent: wide, name: String(format: "file-%04d.eml", index), text: "\(index)") }
         for index in 0..<300 {
             let thread = filesystem.addDirectory(parent: wide, name: String(format: "thread-%03d", index))
             filesystem.addFile(parent: thread, name: "only.eml", text: "thread \(index)")
         }
+        #expect(try mount.tool("ls", "-d", mount.path("wide")).status == 0)
     }
 
     @Test("find over a large directory looks up none of its subdirectories")
     func findNeedsNoLookups() throws {
         let mount = try TestMount()
         defer { try? mount.finish() }
-        Self.addWideDirectory(to: mount.filesystem)
-        #expect(try mount.tool("ls", "-d", mount.path("wide")).status == 0)
-        let before = mount.filesystem.lookupCount.load(ordering: .relaxed)
+        try Self.addWideDirectory(to: mount)
+        let before = mount.lookups
         let found = try mount.tool("find", mount.path("wide"))
         #expect(found.lines.count == 1 + 1_200 + 300 * 2)
-        #expect(mount.filesystem.lookupCount.load(ordering: .relaxed) - before == 0)
+        #expect(mount.lookups - before == 0)
     }
 
     /// The first listing of the directory: one the kernel cached for `find` or `ls -f` holds
@@ -130,9 +131,8 @@ extension MountedTests.Reading {
     func longListingNeedsFewLookups() throws {
         let mount = try TestMount()
         defer { try? mount.finish() }
-        Self.addWideDirectory(to: mount.filesystem)
-        #expect(try mount.tool("ls", "-d", mount.path("wide")).status == 0)
-        let before = mount.filesystem.lookupCount.load(ordering: .relaxed)
+        try Self.addWideDirectory(to: mount)
+        let before = mount.lookups
         let long = try mount.tool("ls", "-ln", mount.path("wide"))
         #expect(long.status == 0, "\(long.standardError)")
         let entries = long.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }
@@ -143,7 +143,7 @@ extension MountedTests.Reading {
             let number = fields.last.flatMap { Int($0.dropFirst("file-".count).dropLast(".eml".count)) }
             return number.map { String($0).utf8.count } == Int(fields[4])
         })
-        let lookups = mount.filesystem.lookupCount.load(ordering: .relaxed) - before
+        let lookups = mount.lookups - before
         #expect(lookups < 600, "ls -l of 1,500 entries sent \(lookups) LOOKUPs")
     }
 
@@ -151,7 +151,7 @@ extension MountedTests.Reading {
     func filesListedBareAreLookedUp() throws {
         let mount = try TestMount()
         defer { try? mount.finish() }
-        Self.addWideDirectory(to: mount.filesystem)
+        try Self.addWideDirectory(to: mount)
         let names = try mount.tool("ls", "-f", mount.path("wide"))
         #expect(names.lines.count == 2 + 1_500)
         let last = mount.path("wide/file-1199.eml")
@@ -172,6 +172,11 @@ extension MountedTests.Reading {
         }
         #expect(failures.load(ordering: .relaxed) == 0)
     }
+}
+
+extension TestMount {
+    /// LOOKUPs the file system has served so far.
+    var lookups: Int { filesystem.lookupCount.load(ordering: .relaxed) }
 }
 
 private func readWhole(_ path: String) -> [UInt8]? {
