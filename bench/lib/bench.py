@@ -16,9 +16,9 @@ import corpus
 import machine
 import report
 import rows
+import step_halt
 import step_import
 import step_mount
-import step_halt
 import step_passthrough
 import step_tree
 import timing

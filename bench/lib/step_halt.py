@@ -17,7 +17,7 @@ from compare import Setup, side_by_side
 
 HALT_POLL = Path("/sys/module/haltpoll/parameters/guest_halt_poll_ns")
 DRIVER_DEFAULT_NS = 200_000
-LABEL = "guest polls up to 200 µs before halting"
+LABEL = f"guest polls up to {DRIVER_DEFAULT_NS // 1000} µs before halting"
 
 
 def current() -> int | None:
@@ -36,6 +36,8 @@ def applies() -> bool:
 
 @contextmanager
 def polling(nanoseconds: int):
+    """The guest polls up to `nanoseconds` before it halts an idle vCPU, until the block ends
+    (also on an exception or SIGTERM, which bench.py turns into SystemExit)."""
     before = HALT_POLL.read_text().strip()
     HALT_POLL.write_text(str(nanoseconds))
     try:
