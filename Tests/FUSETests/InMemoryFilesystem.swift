@@ -71,19 +71,21 @@ final class InMemoryFilesystem: FilesystemOperations {
     /// What the store does when new mail arrives while mounted: no kernel notification.
     @discardableResult
     func addFile(parent: Inode, name: String, text: String) -> Inode {
-        state.withLock { state in
-            let inode = state.nextInode
-            state.nextInode += 1
-            Self.add(&state, parent: parent, name: name, inode: inode, text: text)
-            return inode
-        }
+        addWithNewInode { state, inode in Self.add(&state, parent: parent, name: name, inode: inode, text: text) }
     }
 
     func addDirectory(parent: Inode, name: String) -> Inode {
+        addWithNewInode { state, inode in
+            Self.add(&state, parent: parent, name: name, inode: inode, node: Self.directory(inode))
+        }
+    }
+
+    /// Runs `add` with the next free inode number, under the lock; returns that number.
+    private func addWithNewInode(_ add: (inout State, Inode) -> Void) -> Inode {
         state.withLock { state in
             let inode = state.nextInode
             state.nextInode += 1
-            Self.add(&state, parent: parent, name: name, inode: inode, node: Self.directory(inode))
+            add(&state, inode)
             return inode
         }
     }
