@@ -96,12 +96,21 @@ func runTool(_ name: String, _ arguments: [String]) throws -> ToolResult {
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    // Both pipes are drained at once: a tool that fills one (64 KiB) while the test reads
+    // the other to its end would wait until `timeout` kills it.
+    let errorData = Mutex(Data())
+    let errorsRead = DispatchSemaphore(value: 0)
+    let errorHandle = errors.fileHandleForReading
+    DispatchQueue.global().async {
+        errorData.withLock { $0 = errorHandle.readDataToEndOfFile() }
+        errorsRead.signal()
+    }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    errorsRead.wait()
     process.waitUntilExit()
     return ToolResult(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self))
+                      standardError: errorData.withLock { String(decoding: $0, as: UTF8.self) })
 }
 
 func makeTemporaryDirectory() throws -> String {
