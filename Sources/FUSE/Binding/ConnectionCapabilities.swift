@@ -6,7 +6,7 @@ enum ConnectionCapabilities {
     ///   listings carry the attributes of subdirectories, so `find` and `grep -r` over
     ///   thousands of thread directories send no LOOKUP for each, and of files where the
     ///   reader looks them up, so `ls -l` on a folder of thousands of messages costs no LOOKUP
-    ///   per file (`ListingSnapshots.filesGetAttributes`). With AUTO the kernel asked for
+    ///   per file (`ListingSnapshots.Page`). With AUTO the kernel asked for
     ///   attributes on a listing's first page only, unless its reader had looked up a name.
     /// - PARALLEL_DIROPS: lookups and listings in one directory run concurrently; the tree is
     ///   thread-safe and answers from the local store.

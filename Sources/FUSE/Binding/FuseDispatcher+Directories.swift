@@ -18,15 +18,15 @@ extension FuseDispatcher {
     /// fit in `size` bytes; an empty reply means the end of the listing.
     func readdir(_ req: fuse_req_t, inode: fuse_ino_t, size: Int, offset: off_t, plus: Bool) {
         answer(req) { () throws(FSError) in
-            let listing = try snapshots.listing(Inode(inode), offset: Int64(offset)) { () throws(FSError) in
+            let page = try snapshots.page(Inode(inode), offset: Int64(offset)) { () throws(FSError) in
                 DirectoryListing(directory: Inode(inode), children: try filesystem.readdir(Inode(inode)))
             }
             // The kernel asks for a page or a few; the cap only guards against a hostile size.
             // Not zeroed first: libfuse writes every byte it sends, padding included, and
             // the kernel asks once more at the end of every listing.
-            let files = plus && snapshots.filesGetAttributes(Inode(inode), offset: Int64(offset))
             let buffer = [CChar](unsafeUninitializedCapacity: min(max(size, 0), 1 << 20)) { buffer, count in
-                count = fill(buffer, req: req, from: listing, offset: offset, plus: plus, files: files)
+                count = fill(buffer, req: req, from: page.listing, offset: offset, plus: plus,
+                             files: plus && page.filesGetAttributes)
             }
             let used = buffer.count
             if used == 0 { snapshots.finished(Inode(inode)) }

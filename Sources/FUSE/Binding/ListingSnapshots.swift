@@ -26,17 +26,27 @@ final class ListingSnapshots: Sendable {
     // GUARDED_BY(streams)
     private let streams = Mutex<[Inode: Stream]>([:])
 
-    /// The snapshot for a READDIR at `offset`: a new one from `load` at 0 (or when none is
-    /// held), else the one the stream started with. `load` runs outside the lock.
-    func listing(_ directory: Inode, offset: Int64,
-                 load: () throws(FSError) -> DirectoryListing) throws(FSError) -> DirectoryListing {
-        if offset > 0, let held = streams.withLock({ $0[directory]?.listing }) { return held }
+    /// What a READDIR page at `offset` is built from: the snapshot, and whether a
+    /// READDIRPLUS page gives the kernel an inode for each file (`filesGetAttributes`).
+    struct Page {
+        var listing: DirectoryListing
+        var filesGetAttributes: Bool
+    }
+
+    /// The page at `offset`: a new snapshot from `load` at 0 (or when none is held), else
+    /// the one the stream started with. `load` runs outside the lock.
+    func page(_ directory: Inode, offset: Int64,
+              load: () throws(FSError) -> DirectoryListing) throws(FSError) -> Page {
+        if offset > 0, let held = streams.withLock({ $0[directory] }) {
+            return Page(listing: held.listing, filesGetAttributes: Self.filesGetAttributes(held))
+        }
         let loaded = try load()
+        let stream = Stream(listing: loaded)
         streams.withLock { streams in
             if streams.count >= Self.limit { streams.removeAll(keepingCapacity: true) }
-            streams[directory] = Stream(listing: loaded)
+            streams[directory] = stream
         }
-        return loaded
+        return Page(listing: loaded, filesGetAttributes: offset == 0 || Self.filesGetAttributes(stream))
     }
 
     /// A LOOKUP in `directory` while it is being listed: its reader asks about the names it
@@ -49,17 +59,13 @@ final class ListingSnapshots: Sendable {
     /// each costs the kernel little next to a LOOKUP for each name of a page.
     static let smallListing = 1_000
 
-    /// Whether a READDIRPLUS page at `offset` gives the kernel an inode for each file, or
-    /// only for subdirectories. The first page and a small listing always do; the later pages
-    /// of a large one only once its reader has looked up a name: `ls -l` then pays a LOOKUP
-    /// for each file of one page, `ls -f` and `find` no inode for each of thousands of files
-    /// (docs/DECISIONS.md, "Readdirplus for directories, for files when asked").
-    func filesGetAttributes(_ directory: Inode, offset: Int64) -> Bool {
-        guard offset > 0 else { return true }
-        return streams.withLock { streams in
-            guard let stream = streams[directory] else { return true }
-            return stream.readerLooksUpFiles || stream.listing.count <= Self.smallListing
-        }
+    /// Whether a READDIRPLUS page past the first gives the kernel an inode for each file, or
+    /// only for subdirectories (the first page always does). A small listing always does; the
+    /// later pages of a large one only once its reader has looked up a name: `ls -l` then
+    /// pays a LOOKUP for each file of one page, `ls -f` and `find` no inode for each of
+    /// thousands of files (docs/DECISIONS.md, "Readdirplus for directories, for files when asked").
+    private static func filesGetAttributes(_ stream: Stream) -> Bool {
+        stream.readerLooksUpFiles || stream.listing.count <= smallListing
     }
 
     /// The stream reached its end: nothing more will be asked of this snapshot.

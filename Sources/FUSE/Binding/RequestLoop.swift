@@ -26,6 +26,9 @@ final class RequestLoop: Sendable {
 
     private let session: SessionPointer
     private let fd: Int32
+    /// The device's file status flags when the loop began, without O_NONBLOCK: the receiver
+    /// sets them around each sleep, and with O_NONBLOCK after it.
+    private let blockingFlags: Int32
     private let maxThreads: Int
     /// The receiver's state in one word, so a takeover is a single compare-and-exchange
     /// against the receiver finishing its request (`ReceiverState`).
@@ -46,13 +49,14 @@ final class RequestLoop: Sendable {
     init(session: SessionPointer, maxThreads: Int) {
         self.session = session
         fd = fuse_session_fd(session.raw)
+        blockingFlags = fcntl(fd, F_GETFL) & ~O_NONBLOCK
         self.maxThreads = max(maxThreads, 1)
     }
 
     /// Serves until the session ends, the calling thread being the first receiver; returns
     /// 0 or a negative errno, once no thread of the loop is left.
     func run() -> Int32 {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFL, blockingFlags | O_NONBLOCK)
         startWatchdog()
         receive(term: 0)
         threads.wait()
@@ -101,11 +105,10 @@ final class RequestLoop: Sendable {
     }
 
     private func sleepingRequest(_ buffer: inout fuse_buf) -> Int32 {
-        let flags = fcntl(fd, F_GETFL)
         receiverAsleep.store(true, ordering: .sequentiallyConsistent)
-        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+        _ = fcntl(fd, F_SETFL, blockingFlags)
         let size = fuse_session_receive_buf(session.raw, &buffer)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFL, blockingFlags | O_NONBLOCK)
         receiverAsleep.store(false, ordering: .sequentiallyConsistent)
         if watchdogParked.exchange(false, ordering: .sequentiallyConsistent) { watchdogWake.signal() }
         return size
