@@ -4,7 +4,8 @@ import MailCore
 
 extension MailStore {
     /// `cp note.eml FOLDER/`: the message is stored and listed at once (placeholder UID),
-    /// and an APPEND row carries its bytes. Returns the stored file name. The copy is linked
+    /// and an APPEND row carries its bytes. Returns the stored file name. Its statements run
+    /// for every file copied in, so they are cached like the ingest's. The copy is linked
     /// to a stored message only when it is the same message (`SameMessage`); in an offline
     /// account a folder that already holds these very bytes is left as it is.
     public func recordAppend(_ raw: [UInt8], folderId: Int64, flags: MessageFlags,
@@ -27,18 +28,21 @@ extension MailStore {
             let placeholder = PlaceholderUID.forChange(changeId)
             prepared.incoming.uid = placeholder
             _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, pack: pack, indexing: &added, db: db)
-            guard let emailId = try Int64.fetchOne(db, sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?",
-                                                   arguments: [folderId, placeholder]) else {
+            guard let emailId = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?"),
+                arguments: [folderId, placeholder]) else {
                 throw LocalChangeError.notFound
             }
-            try db.execute(sql: "UPDATE emailFolder SET pending = 'arriving' WHERE folderId = ? AND imapUID = ?",
-                           arguments: [folderId, placeholder])
+            try db.cachedStatement(sql: "UPDATE emailFolder SET pending = 'arriving' WHERE folderId = ? AND imapUID = ?")
+                .execute(arguments: [folderId, placeholder])
             row.emailId = emailId
             row.placeholderUID = placeholder
-            row.messageId = try String.fetchOne(db, sql: "SELECT messageId FROM email WHERE id = ?", arguments: [emailId])
+            row.messageId = try String.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM email WHERE id = ?"),
+                                                arguments: [emailId])
             try writer.save(row, columns: ["emailId", "placeholderUID", "messageId"])
             try writer.finishIfOffline()
-            return try String.fetchOne(db, sql: "SELECT fileName FROM email WHERE id = ?", arguments: [emailId]) ?? ""
+            return try String.fetchOne(db.cachedStatement(sql: "SELECT fileName FROM email WHERE id = ?"),
+                                       arguments: [emailId]) ?? ""
         }
         searchIndex.add(added)
         return fileName
@@ -51,10 +55,10 @@ extension MailStore {
                                                    db: db) else {
             return nil
         }
-        return try String.fetchOne(db, sql: """
+        return try String.fetchOne(db.cachedStatement(sql: """
             SELECT e.fileName FROM email e JOIN emailFolder f ON f.emailId = e.id
             WHERE e.id = ? AND f.folderId = ? AND f.pending IS NULL
-            """, arguments: [emailId, message.incoming.folderId])
+            """), arguments: [emailId, message.incoming.folderId])
     }
 }
 

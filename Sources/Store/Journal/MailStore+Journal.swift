@@ -110,9 +110,9 @@ extension MailStore {
     /// Whether a message has a change not yet applied (`user.mailfs.pending`).
     public func hasPendingChange(emailId: Int64) throws -> Bool {
         try pool.read { db in
-            try Bool.fetchOne(db, sql: """
+            try Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM change WHERE emailId = ? AND state IN ('pending', 'applying', 'held'))
-                """, arguments: [emailId]) ?? false
+                """), arguments: [emailId]) ?? false
         }
     }
 
@@ -126,10 +126,10 @@ extension MailStore {
     /// Where a flag change goes: every visible association with a server UID.
     public func flagTargets(emailId: Int64) throws -> [(folder: FolderRecord, uid: Int64)] {
         try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT f.folderId, f.imapUID FROM emailFolder f
                 WHERE f.emailId = ? AND f.imapUID > 0 AND f.pending IS NOT 'leaving' ORDER BY f.folderId
-                """, arguments: [emailId])
+                """), arguments: [emailId])
             return try rows.compactMap { row in
                 try FolderRecord.fetchOne(db, key: row[0] as Int64).map { (folder: $0, uid: row[1] as Int64) }
             }
@@ -140,7 +140,7 @@ extension MailStore {
     /// server says); nil when it is no longer there.
     public func currentUID(emailId: Int64, folderId: Int64) throws -> Int64? {
         try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ?",
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ?"),
                                arguments: [emailId, folderId])
         }
     }
