@@ -291,9 +291,11 @@ def main():
                        "store or database was first made (bench/run compares import with indexing).")
     sides.notes.append("Result counts differ only for phrases: mailfs stems the words of a phrase, notmuch "
                        "matches them as written (README, \"Where mailfs differs from notmuch\").")
-    sides.notes.append("The first `ls` of the 50,000-result directory is mostly the kernel creating an inode for "
-                       "each entry READDIRPLUS hands it; the root's `search/*` lists the same messages (inodes "
-                       "known by then) in the time shown.")
+    sides.notes.append("The first `ls` of a search directory runs its query and builds its listing in the mount "
+                       "(first minus again: about 3.5 µs an entry for the 50,000-result one, about 3.2 µs for the "
+                       "folder `Big`); again, the kernel serves the listing it kept. Past the first page, a listing "
+                       "of more than 1,000 entries gives the kernel no inode for its files until a reader looks "
+                       "one up (docs/DECISIONS.md, \"Readdirplus for directories, for files when asked\").")
     sides.notes.append("A search directory's listing is held like a folder's: in the mount's listing cache "
                        "(200,000 entries in all, dropped whole beyond that) and one READDIR snapshot per "
                        "directory being read (64 at most), so memory grows with the entries listed, up to those "
