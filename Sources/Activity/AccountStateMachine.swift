@@ -5,7 +5,8 @@
 /// `.status` shows from then on.
 ///
 /// A full sync: connecting -> authenticating -> syncingFolders -> syncingHeaders (per
-/// folder, with indexing after a folder that changed) -> idle, or error from any step.
+/// folder, with indexing when threads are recomputed: after a folder that changed, or at
+/// the cycle's end) -> idle, or error from any step.
 public enum AccountStateMachine {
     public enum Event: Sendable, Equatable {
         /// Opening a connection, then logging in; `connections` is the pool's status line.
@@ -19,7 +20,7 @@ public enum AccountStateMachine {
         case folderStarted(index: Int, of: Int)
         /// Progress inside a folder: `fetched` of `total` new messages.
         case messagesFetched(Int, of: Int, folder: Int, folders: Int)
-        /// Threads are recomputed after a folder that changed.
+        /// Threads are recomputed (after a folder that changed, or at the cycle's end).
         case indexing
         /// Every folder was visited.
         case foldersDone(Int)

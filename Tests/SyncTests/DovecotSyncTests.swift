@@ -88,6 +88,32 @@ struct DovecotSyncTests {
         }
     }
 
+    @Test("new mail in two folders is threaded by the end of the cycle that brought it, after an earlier cycle timed a pass")
+    func threadsAtTheCycleEnd() async throws {
+        try await SharedServers.shared {
+            let (first, ids) = try await seededFolder("Cycle", count: 3)
+            let (second, _) = try await seededFolder("CycleB", count: 0)
+            // Every pass of the second cycle waits for its end.
+            var timing = SyncTiming()
+            timing.rethreadSpacing = 1_000_000
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"), timing: timing)
+            await harness.sync("work")
+            let reply = try TestServers.messageFile(id: "\(first)-reply@test", subject: "Re: Cycle 0",
+                                                    extraHeaders: "In-Reply-To: <\(ids[0])>\r\n", in: work)
+            let other = try TestServers.messageFile(id: "\(second)-new@test", subject: "CycleB alone", in: work)
+            try await TestServers.seed(["append", "--user", "alice", "--mailbox", first, reply.path])
+            try await TestServers.seed(["append", "--user", "alice", "--mailbox", second, other.path])
+
+            await harness.sync("work")
+            #expect(harness.failedOnlyElsewhere("work", mine: [first, second]), "\(harness.log("work"))")
+            let threads = try harness.store.threads(accountId: harness.accountId("work"))
+            let joined = threads.filter { $0.dirName.hasSuffix(" Cycle 0") }
+            #expect(joined.map(\.messageCount) == [2], "the reply joined its thread: \(joined)")
+            let alone = threads.filter { $0.dirName.hasSuffix(" CycleB alone") }
+            #expect(alone.map(\.messageCount) == [1], "the other folder's message has its thread: \(alone)")
+        }
+    }
+
     @Test("a UIDVALIDITY change re-associates known messages (Message-ID and fingerprint) instead of downloading them")
     func uidValidityChange() async throws {
         // Resetting UIDVALIDITY disconnects every session that has the mailbox selected:

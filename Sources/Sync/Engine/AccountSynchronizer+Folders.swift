@@ -17,32 +17,22 @@ extension AccountSynchronizer {
             try await self.discoverFolders(over: connection, accountId: accountId)
         }
         var failures: [String] = []
-        let gate = mailboxGate
-        for (index, folder) in folders.enumerated() {
-            activity.record(.folderStarted(index: index, of: folders.count))
-            do {
-                let synchronizer = synchronizer(accountId: accountId, index: index, total: folders.count)
-                let result = try await pool.withConnection(open: openConnection) { connection in
-                    try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
-                }
-                if result.changedMessages {
-                    activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
-                                        + "\(result.removed) removed, \(result.flagChanges) flag changes")
-                }
-                if result.changedThreads {
-                    // Threads are recomputed for the whole account: only worth it after a change.
-                    activity.record(.indexing)
-                    try store.rethread(accountId: accountId)
-                }
-                if result.failed > 0 { failures.append("\(folder.path): \(result.failed) messages failed") }
-            } catch let error as IMAPError where error.isMailboxGone {
-                // Deleted by another client since LIST: not a failure; the next LIST drops it.
-                activity.log.record("\(folder.path): no longer on the server; it leaves at the next sync")
-            } catch let error as IMAPError where !error.endsConnection {
-                failures.append("\(folder.path): \(error)")
-                activity.log.record("\(folder.path): \(error); skipped until the next sync", level: .error)
+        rethreads.cycleBegan(at: .now)
+        do {
+            for (index, folder) in folders.enumerated() {
+                activity.record(.folderStarted(index: index, of: folders.count))
+                let outcome = try await syncCycleFolder(folder, accountId: accountId, index: index, total: folders.count)
+                if let failure = outcome.failure { failures.append(failure) }
+                // Recomputed for the whole account: only worth it after a change.
+                if outcome.changedThreads { rethreads.folderChanged() }
+                if rethreads.isDue(at: .now) { try rethreadInCycle(accountId: accountId) }
             }
+        } catch {
+            // The messages stored before the failure get their threads all the same.
+            if rethreads.isPending { try? rethreadInCycle(accountId: accountId) }
+            throw error
         }
+        if rethreads.isPending { try rethreadInCycle(accountId: accountId) }
         // The cycle ends with its mail searchable (and a failure of the index said here).
         // The wait blocks until the index's queue is done: off the cooperative pool.
         let store = self.store
@@ -52,6 +42,45 @@ extension AccountSynchronizer {
         }
         activity.record(.foldersDone(folders.count))
         return failures
+    }
+
+    /// One folder of a full cycle: what `syncFolders` needs of it. A folder the server no
+    /// longer has, or one that failed without taking its connection down, is logged and
+    /// the cycle goes on; a connection-level failure ends the cycle.
+    private func syncCycleFolder(_ folder: FolderRecord, accountId: Int64, index: Int,
+                                 total: Int) async throws -> (failure: String?, changedThreads: Bool) {
+        do {
+            let synchronizer = synchronizer(accountId: accountId, index: index, total: total)
+            let gate = mailboxGate
+            let result = try await pool.withConnection(open: openConnection) { connection in
+                try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
+            }
+            if result.changedMessages {
+                activity.log.record("\(folder.path): \(result.added) new, \(result.linked) linked, "
+                                    + "\(result.removed) removed, \(result.flagChanges) flag changes")
+            }
+            return (result.failed > 0 ? "\(folder.path): \(result.failed) messages failed" : nil, result.changedThreads)
+        } catch let error as IMAPError where error.isMailboxGone {
+            // Deleted by another client since LIST: not a failure; the next LIST drops it.
+            activity.log.record("\(folder.path): no longer on the server; it leaves at the next sync")
+            return (nil, false)
+        } catch let error as IMAPError where !error.endsConnection {
+            activity.log.record("\(folder.path): \(error); skipped until the next sync", level: .error)
+            return ("\(folder.path): \(error)", false)
+        }
+    }
+
+    /// A full cycle's pass: `.status` shows it as the cycle's indexing phase.
+    private func rethreadInCycle(accountId: Int64) throws {
+        activity.record(.indexing)
+        try rethread(accountId: accountId)
+    }
+
+    /// A pass over the account's threads, timed for `rethreads`.
+    func rethread(accountId: Int64) throws {
+        let start = ContinuousClock.now
+        try store.rethread(accountId: accountId)
+        rethreads.passRan(from: start, to: .now)
     }
 
     /// The incremental sync of one folder alone: the INBOX when IDLE reports news
@@ -66,7 +95,7 @@ extension AccountSynchronizer {
             let result = try await pool.withConnection(open: openConnection) { connection in
                 try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
             }
-            if result.changedThreads { try store.rethread(accountId: accountId) }
+            if result.changedThreads { try rethread(accountId: accountId) }
             if result.changedMessages {
                 activity.log.record("\(folder.path) (\(reason)): \(result.added) new, \(result.removed) removed, "
                                     + "\(result.flagChanges) flag changes")
@@ -90,7 +119,7 @@ extension AccountSynchronizer {
             let result = try await mailboxGate.withPermit {
                 try await synchronizer.fetchArrivals(folder, selected: selected, over: connection)
             }
-            if result.changedThreads { try store.rethread(accountId: accountId) }
+            if result.changedThreads { try rethread(accountId: accountId) }
             if result.changedMessages {
                 activity.log.record("\(folder.path) (IDLE): \(result.added) new, \(result.linked) linked")
             }

@@ -22,6 +22,8 @@ public actor AccountSynchronizer {
     /// done, and a batch never runs under a folder sync's feet.
     nonisolated let mailboxGate = AsyncSemaphore(permits: 1)
     private var accountId: Int64?
+    /// When a cycle recomputes threads; every pass, IDLE's and a single folder's too, times it.
+    var rethreads: RethreadSchedule
 
     init(account: AccountConfig, store: MailStore, activity: AccountActivity, global: AsyncSemaphore,
          timing: SyncTiming, maxConnections: Int) {
@@ -29,6 +31,7 @@ public actor AccountSynchronizer {
         self.store = store
         self.activity = activity
         self.timing = timing
+        rethreads = RethreadSchedule(spacing: timing.rethreadSpacing)
         var logger = Logger(label: "mailfs.sync.\(account.name)")
         logger[metadataKey: "account"] = "\(account.name)"
         self.logger = logger

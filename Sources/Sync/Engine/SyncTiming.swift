@@ -18,6 +18,10 @@ public struct SyncTiming: Sendable, Equatable {
     public var sendRetryDelays: [Duration] = [.seconds(30), .seconds(120), .seconds(480)]
     /// A message queued longer than this fails with "send timeout" (FR-SYNC-07).
     public var maxQueueAge: Duration = .seconds(24 * 3600)
+    /// Within a sync cycle, threads are recomputed after a folder only once this many times
+    /// the last pass's length has gone by since it (`RethreadSchedule`); tests raise it to
+    /// leave every pass of a cycle to its end.
+    public var rethreadSpacing = 10
 
     public init() {}
 
