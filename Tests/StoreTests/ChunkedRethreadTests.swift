@@ -31,6 +31,43 @@ struct ChunkedRethreadTests {
         #expect(try chunked.snapshot().threads.count > 3 * 7, "spans many chunks")
     }
 
+    @Test("settling only the groups that changed gives the threads, names, summaries and touched sets of settling every group")
+    func skippingSettledGroupsChangesNothing() throws {
+        let skipping = try History(chunking: Self.tiny)
+        let settlingAll = try History(chunking: Self.tiny, settlingAll: true)
+        var corpus = Corpus(seed: 23)
+        var generator = SeededGenerator(state: 7)
+        for round in 0..<4 {
+            let batch = corpus.next(count: round == 0 ? 300 : 40)
+            let touched = try [skipping, settlingAll].map { try $0.ingestAndRethread(batch) }
+            #expect(touched[0] == touched[1], "round \(round)")
+            #expect(try skipping.snapshot() == settlingAll.snapshot(), "round \(round)")
+            // Read and unread elsewhere, then messages removed: the next round's rethread sees both.
+            let flagged = (0..<15).map { _ in Int64.random(in: 1...Int64(300 + 40 * round), using: &generator) }
+            let seen = Bool.random(using: &generator)
+            for history in [skipping, settlingAll] {
+                for id in flagged { try history.temp.store.setFlag(.seen, to: seen, emailId: id) }
+            }
+            if round == 2 {
+                let doomed = Array(stride(from: Int64(3), through: 340, by: 11))
+                let touched = try [skipping, settlingAll].map { try $0.deleteAndRethread(doomed) }
+                #expect(touched[0] == touched[1] && !touched[0].isEmpty)
+                #expect(try skipping.snapshot() == settlingAll.snapshot())
+            }
+        }
+        #expect(try skipping.snapshot().threads.count > 50)
+    }
+
+    @Test("a rethread with nothing new settles no group: it touches no thread")
+    func nothingNewTouchesNothing() throws {
+        let history = try History(chunking: Self.whole)
+        var corpus = Corpus(seed: 3)
+        _ = try history.ingestAndRethread(corpus.next(count: 200))
+        let before = try history.snapshot()
+        #expect(try history.temp.store.rethread(accountId: history.account, chunking: Self.whole).isEmpty)
+        #expect(try history.snapshot() == before)
+    }
+
     @Test("each thread holds one group of ThreadGrouper with ThreadMetadata's summary")
     func matchesGrouperAndMetadata() throws {
         let history = try History(chunking: Self.tiny)
@@ -57,13 +94,16 @@ private final class History {
     let account: Int64
     let inbox: Int64
     let chunking: GroupChunking
+    /// Every rethread settles every group (`MailStore.rethread`'s `settlingAll`).
+    let settlingAll: Bool
     private var uid: Int64 = 0
 
-    init(chunking: GroupChunking) throws {
+    init(chunking: GroupChunking, settlingAll: Bool = false) throws {
         temp = try TemporaryStore()
         account = try temp.account()
         inbox = try temp.folder(account, "inbox", type: .inbox)
         self.chunking = chunking
+        self.settlingAll = settlingAll
     }
 
     func ingestAndRethread(_ batch: [(raw: [UInt8], seen: Bool)]) throws -> Set<Int64> {
@@ -72,7 +112,7 @@ private final class History {
             return temp.incoming(message.raw, folder: inbox, uid: uid, seen: message.seen)
         }
         _ = try temp.store.ingest(incoming, accountId: account)
-        return try temp.store.rethread(accountId: account, chunking: chunking)
+        return try temp.store.rethread(accountId: account, chunking: chunking, settlingAll: settlingAll)
     }
 
     func deleteAndRethread(_ ids: [Int64]) throws -> Set<Int64> {
@@ -80,7 +120,7 @@ private final class History {
             try db.execute(sql: "DELETE FROM email WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
                            arguments: StatementArguments(ids))
         }
-        return try temp.store.rethread(accountId: account, chunking: chunking)
+        return try temp.store.rethread(accountId: account, chunking: chunking, settlingAll: settlingAll)
     }
 
     struct Snapshot: Equatable {

@@ -19,10 +19,15 @@ extension MailStore {
 
     /// `rethread(accountId:)` with the chunk size given: tests make it small to cover
     /// groups spread over many chunks.
-    func rethread(accountId: Int64, chunking: GroupChunking) throws -> Set<Int64> {
+    ///
+    /// A group whose messages are exactly the messages of one thread, which holds as many
+    /// as its summary counts, is that thread already: its summary is left as it is and its
+    /// messages are not read (docs/DECISIONS.md, "Rethreading: only what changed is
+    /// settled"). `settlingAll` settles every group instead, for tests to compare.
+    func rethread(accountId: Int64, chunking: GroupChunking, settlingAll: Bool = false) throws -> Set<Int64> {
         try pool.write { db in
-            let groups = try ThreadingRow.groups(db, accountId: accountId)
-            var rethreading = try Rethreading(db, accountId: accountId)
+            let (groups, current) = try ThreadingRow.groups(db, accountId: accountId)
+            var rethreading = try Rethreading(db, accountId: accountId, current: settlingAll ? CurrentThreads() : current)
             for chunk in chunking.chunks(of: groups) {
                 try rethreading.apply(chunk, db)
             }

@@ -7,8 +7,17 @@ import MailCore
 /// gets a new thread named after its root, and its messages move there. Groups are
 /// visited in `ThreadGrouper`'s order, so which thread survives and which name a new
 /// thread gets do not depend on the chunk size.
+///
+/// A group that is already its thread (`CurrentThreads.thread(holdingExactly:)`, and the
+/// thread's summary counts as many messages) is only claimed: its messages' summary
+/// columns never change once stored, but for `isRead`, whose every write recounts its
+/// thread's unread messages, so settling it again would write nothing. No other group can
+/// hold one of its messages, so skipping it does not change what the others keep.
 struct Rethreading {
     let accountId: Int64
+    private let current: CurrentThreads
+    /// The message count each thread's summary says.
+    private let summaryCounts: [Int64: Int]
     /// The account's threads before this rethread: the ones no group claims are deleted.
     private let threadsBefore: Set<Int64>
     /// Directory names in use: the account's threads before this rethread (deleted ones
@@ -23,25 +32,39 @@ struct Rethreading {
     /// pages at random through the writer's small page cache).
     private var moves: [(emailId: Int64, threadId: Int64)] = []
 
-    init(_ db: Database, accountId: Int64) throws {
+    init(_ db: Database, accountId: Int64, current: CurrentThreads) throws {
         self.accountId = accountId
+        self.current = current
         var ids = Set<Int64>()
         var names = Set<String>()
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, dirName FROM thread WHERE accountId = ?",
+        var counts: [Int64: Int] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, dirName, messageCount FROM thread WHERE accountId = ?",
                                        arguments: [accountId])
         while let row = try rows.next() {
             ids.insert(row[0])
             names.insert(row[1])
+            counts[row[0]] = row[2]
         }
         threadsBefore = ids
         takenNames = names
+        summaryCounts = counts
     }
 
-    /// Reads the chunk's messages and the threads they are in, then settles each group.
+    /// Claims the chunk's groups that are their thread already; reads the other groups'
+    /// messages and the threads they are in, then settles each of them.
     mutating func apply(_ chunk: ArraySlice<[Int64]>, _ db: Database) throws {
-        let members = try ThreadMember.fetch(db, ids: chunk.flatMap { $0 })
-        let threads = try threadRecords(db, ids: Set(members.values.compactMap(\.threadId)))
+        var unsettled: [[Int64]] = []
         for group in chunk {
+            if let thread = current.thread(holdingExactly: group), summaryCounts[thread] == group.count {
+                claimed.insert(thread)
+            } else {
+                unsettled.append(group)
+            }
+        }
+        guard !unsettled.isEmpty else { return }
+        let members = try ThreadMember.fetch(db, ids: unsettled.flatMap { $0 })
+        let threads = try threadRecords(db, ids: Set(members.values.compactMap(\.threadId)))
+        for group in unsettled {
             try settle(group.compactMap { members[$0] }, threads: threads, db)
         }
     }

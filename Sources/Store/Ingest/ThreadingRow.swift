@@ -6,17 +6,20 @@ import MailCore
 /// cursor into `ThreadGrouping`: no row outlives its turn, so grouping an account holds
 /// its Message-IDs and subject keys but not its messages.
 enum ThreadingRow {
-    /// The account's threads, as `ThreadGrouper.group` orders them.
-    static func groups(_ db: Database, accountId: Int64) throws -> [[Int64]] {
+    /// The account's threads, as `ThreadGrouper.group` orders them, and the thread each
+    /// message is in now.
+    static func groups(_ db: Database, accountId: Int64) throws -> (groups: [[Int64]], current: CurrentThreads) {
         var grouping = ThreadGrouping()
+        var current = CurrentThreads()
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, messageId, inReplyTo, "references", subject, dateSent, dateReceived
+            SELECT id, messageId, inReplyTo, "references", subject, dateSent, dateReceived, threadId
             FROM email WHERE accountId = ?
             """, arguments: [accountId])
         while let row = try rows.next() {
             grouping.add(input(row))
+            current.add(message: row[0], thread: row[7])
         }
-        return grouping.groups()
+        return (grouping.groups(), current)
     }
 
     /// By position, in the order of the SELECT: looking columns up by name was half the
@@ -30,5 +33,25 @@ enum ThreadingRow {
                               inReplyTo: inReplyTo.split(separator: " ").map(String.init),
                               references: references.split(separator: " ").map(String.init),
                               subject: row[4], date: dateSent ?? dateReceived)
+    }
+}
+
+/// The thread each message of the account is in before a rethread, and how many messages
+/// each thread holds: what tells a group that is already its thread (`thread(settling:)`).
+struct CurrentThreads {
+    private var threadOfMessage: [Int64: Int64] = [:]
+    private var messagesInThread: [Int64: Int] = [:]
+
+    mutating func add(message: Int64, thread: Int64?) {
+        guard let thread else { return }
+        threadOfMessage[message] = thread
+        messagesInThread[thread, default: 0] += 1
+    }
+
+    /// The thread that holds exactly the messages of `group` and no other message, if any.
+    func thread(holdingExactly group: [Int64]) -> Int64? {
+        guard let first = group.first, let thread = threadOfMessage[first],
+              messagesInThread[thread] == group.count else { return nil }
+        return group.allSatisfy { threadOfMessage[$0] == thread } ? thread : nil
     }
 }
