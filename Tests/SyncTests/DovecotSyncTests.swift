@@ -1,6 +1,6 @@
 import Foundation
 import MailCore
-import Store
+@testable import Store
 import Sync
 import TestSupport
 import Testing
@@ -111,6 +111,27 @@ struct DovecotSyncTests {
             #expect(joined.map(\.messageCount) == [2], "the reply joined its thread: \(joined)")
             let alone = threads.filter { $0.dirName.hasSuffix(" CycleB alone") }
             #expect(alone.map(\.messageCount) == [1], "the other folder's message has its thread: \(alone)")
+        }
+    }
+
+    @Test("messages stored without threads (a stop between storing and threading) get them at the next cycle, which finds nothing new")
+    func unthreadedMessagesAreThreadedNextCycle() async throws {
+        try await SharedServers.shared {
+            let (folder, _) = try await seededFolder("Unthreaded", count: 3)
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            let accountId = try harness.accountId("work")
+            #expect(try !harness.store.hasUnthreadedMessages(accountId: accountId))
+            try await harness.store.pool.write { db in
+                try db.execute(sql: "UPDATE email SET threadId = NULL WHERE accountId = ?", arguments: [accountId])
+                try db.execute(sql: "DELETE FROM thread WHERE accountId = ?", arguments: [accountId])
+            }
+            #expect(try harness.store.hasUnthreadedMessages(accountId: accountId))
+
+            await harness.sync("work")
+            #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
+            #expect(try !harness.store.hasUnthreadedMessages(accountId: accountId))
+            #expect(try harness.store.threads(accountId: accountId).contains { $0.dirName.hasSuffix(" Unthreaded 0") })
         }
     }
 

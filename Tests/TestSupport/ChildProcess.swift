@@ -34,8 +34,16 @@ public final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
+        // Nothing else the test process holds reaches the child (the pipe's ends included):
+        // Foundation opens files without O_CLOEXEC, and a file another test had open in
+        // its FUSE mount at this moment would stay open in the child, keeping that mount
+        // busy for `fusermount3 -u` for as long as the child lives.
+        if let closeFrom = Self.addCloseFrom {
+            _ = closeFrom(&actions, 3)
+        } else {
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        }
         // Signals the test runner ignores or blocks must not leak into the child.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -64,6 +72,13 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit { close(outputFD) }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run
+    /// time: Swift's Glibc module does not declare it.
+    private static let addCloseFrom: AddCloseFrom? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
     /// Everything the child wrote, until it (and any child holding the pipe) closes it.
     public func readAll() -> String {

@@ -61,6 +61,10 @@ class Mbsync:
     def inbox_messages(self):
         return sum(1 for sub in ("cur", "new") for path in (self.maildir / "INBOX" / sub).iterdir() if path.is_file())
 
+    def messages(self):
+        """Messages in every folder of the Maildir."""
+        return sum(1 for path in self.maildir.glob("**/*") if path.is_file() and path.parent.name in ("cur", "new"))
+
     def log_tail(self, lines=20):
         try:
             return "\n".join((self.run_dir / "mbsync.log").read_text(errors="replace").splitlines()[-lines:])

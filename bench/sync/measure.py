@@ -3,7 +3,8 @@
 Order, the same for both clients: seed N messages; optionally one untimed warm-up initial sync
 of each (Dovecot builds its index and cache files on the first FETCH of each field, so the
 first client would otherwise pay for the second); R timed initial syncs of each, alternating,
-into fresh local state; K syncs with nothing new; K times "append 10 messages, sync"; then
+into fresh local state; K syncs with nothing new; K times "append 10 messages, sync"; K times
+"append 2 messages to each of the five other folders, sync" (no IDLE watches them); then
 messages appended one at a time by another client, seen through IDLE (idle_latency.py). A pause of
 PAUSE_SECONDS precedes every incremental run: mbsync sleeps a second when its Maildir
 changed within the current second, which would otherwise count against it.
@@ -23,6 +24,9 @@ from servers import BenchError
 
 PAUSE_SECONDS = 1.5
 NEW_MESSAGES = 10
+# The folders the test account has beside its INBOX, empty until the spread incremental runs.
+SPREAD_FOLDERS = ("Sent", "Drafts", "Trash", "Junk", "Archive")
+SPREAD_EACH = 2
 INITIAL_TIMEOUT = 3600
 
 
@@ -93,6 +97,9 @@ class SizeRun:
         self.result["seed_seconds"] = self.mailbox.append(files)
         extra = corpus_files(self.options.work, NEW_MESSAGES * self.options.repeat, self.options.seed + 1000)
         self.new_batches = [extra[i:i + NEW_MESSAGES] for i in range(0, len(extra), NEW_MESSAGES)]
+        spread = SPREAD_EACH * len(SPREAD_FOLDERS)
+        extra = corpus_files(self.options.work, spread * self.options.repeat, self.options.seed + 2000)
+        self.spread_batches = [extra[i:i + spread] for i in range(0, len(extra), spread)]
 
     def warm_up(self):
         say(f"[{self.count:,}] warm-up: one untimed initial sync of each")
@@ -149,6 +156,7 @@ class SizeRun:
         mine, theirs = self.result["mailfs"], self.result["mbsync"]
         mine["nothing_new"], theirs["nothing_new"] = [], []
         mine["ten_new"], theirs["ten_new"] = [], []
+        mine["spread_new"], theirs["spread_new"] = [], []
         mine["unasked_syncs"] = 0
         say(f"[{self.count:,}] incremental syncs, nothing new, x{self.options.repeat}")
         for _ in range(self.options.repeat):
@@ -158,9 +166,18 @@ class SizeRun:
             started = mount.syncs_started()
             self.mailbox.append(batch)
             self.one_incremental(mount, "ten_new", started)
-        total = self.count + NEW_MESSAGES * len(self.new_batches)
+        say(f"[{self.count:,}] incremental syncs, {SPREAD_EACH} new in each of {len(SPREAD_FOLDERS)} other "
+            f"folders, x{self.options.repeat}")
+        for batch in self.spread_batches:
+            started = mount.syncs_started()
+            for index, folder in enumerate(SPREAD_FOLDERS):
+                self.mailbox.append(batch[index * SPREAD_EACH:(index + 1) * SPREAD_EACH], folder)
+            self.one_incremental(mount, "spread_new", started)
+        inbox = self.count + NEW_MESSAGES * len(self.new_batches)
+        total = inbox + sum(len(batch) for batch in self.spread_batches)
         expect(mount.status()["messages"], total, "mailfs's folders after the incremental syncs")
-        expect(self.mbsync.inbox_messages(), total, "mbsync's INBOX after the incremental syncs")
+        expect(self.mbsync.inbox_messages(), inbox, "mbsync's INBOX after the incremental syncs")
+        expect(self.mbsync.messages(), total, "mbsync's folders after the incremental syncs")
         mine["rss_end"], mine["hwm_end"] = mount.memory_kib()
         mine["log_read"], mine["status_read"] = mount.read_cost(".log"), mount.read_cost(".status")
         if self.options.idle_samples:

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from measure import NEW_MESSAGES, PAUSE_SECONDS
+from measure import NEW_MESSAGES, PAUSE_SECONDS, SPREAD_EACH, SPREAD_FOLDERS
 
 # bench/lib holds the shared machine helpers; appended, so bench/sync's own modules win.
 sys.path.append(str(Path(__file__).resolve().parents[1] / "lib"))
@@ -79,7 +79,9 @@ def method(options, servers, results, idle, kernel):
          "Warm-up: one untimed initial sync of each client first (mbsync, then mailfs, into throwaway local "
          "state), so Dovecot's index and cache files exist for every field either client fetches."),
         f"Incremental: {options.repeat} syncs with nothing new, then {options.repeat} times \"append "
-        f"{NEW_MESSAGES} messages (one MULTIAPPEND), sync\"; the median is shown. {PAUSE_SECONDS} s pause before "
+        f"{NEW_MESSAGES} messages (one MULTIAPPEND), sync\" (the mount's IDLE on the INBOX usually fetches them "
+        f"before the triggered sync runs), then {options.repeat} times \"append {SPREAD_EACH} messages to each of "
+        f"{', '.join(SPREAD_FOLDERS)}, sync\" (no IDLE watches those); the median is shown. {PAUSE_SECONDS} s pause before "
         "every incremental run of either client (mbsync sleeps 1 s when its Maildir changed within the current "
         "second). Message counts are checked after every initial sync and at the end on both sides."
         + (f" mailfs started {unasked} syncs on its own between an append and the trigger." if unasked else ""),

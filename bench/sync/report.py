@@ -2,6 +2,7 @@
 import statistics
 
 import idle_latency
+from measure import SPREAD_EACH, SPREAD_FOLDERS
 
 GOAL_MEMORY_BYTES = 150 * 10**6
 GOAL_INCREMENTAL_SECONDS = 0.5
@@ -68,7 +69,8 @@ def incremental_rows(result):
     n = f"{result['messages']:,}"
     mine, theirs = result["mailfs"], result["mbsync"]
     rows = []
-    for key, label in (("nothing_new", "nothing new"), ("ten_new", "10 new")):
+    spread = f"{SPREAD_EACH} new in each of {len(SPREAD_FOLDERS)} other folders"
+    for key, label in (("nothing_new", "nothing new"), ("ten_new", "10 new"), ("spread_new", spread)):
         if not mine.get(key) or not theirs.get(key):
             continue
         wall, their_wall = median(mine[key], "wall"), median(theirs[key], "wall")

@@ -34,7 +34,8 @@ def corpus_files(work_dir, count, seed):
 
 
 class Mailbox:
-    """One user's INBOX on the test Dovecot, filled over IMAP as another mail client would."""
+    """One user's mailbox on the test Dovecot (its INBOX, and the empty folders it starts
+    with), filled over IMAP as another mail client would."""
 
     def __init__(self, servers, user):
         self.servers = servers
@@ -47,15 +48,15 @@ class Mailbox:
         except (RuntimeError, OSError) as error:
             raise BenchError(f"IMAP login as {self.user} failed: {error}") from error
 
-    def append(self, files):
-        """Appends FILES (INTERNALDATE = now, no flags); returns the seconds it took."""
+    def append(self, files, folder="INBOX"):
+        """Appends FILES to FOLDER (INTERNALDATE = now, no flags); returns the seconds it took."""
         started = time.monotonic()
         session = self._session()
         try:
-            append_all(session, "INBOX", [str(path) for path in files])
+            append_all(session, folder, [str(path) for path in files])
             session.simple("LOGOUT")
         except (RuntimeError, OSError) as error:
-            raise BenchError(f"appending to {self.user}'s INBOX failed: {error}") from error
+            raise BenchError(f"appending to {self.user}'s {folder} failed: {error}") from error
         return time.monotonic() - started
 
     def count(self):

@@ -17,6 +17,16 @@ extension MailStore {
         try rethread(accountId: accountId, chunking: .standard)
     }
 
+    /// Whether a message of the account has no thread: stored by a sync or an import whose
+    /// rethread never ran (the process stopped between the two). A rethread threads every
+    /// message, so this is what a pass still owes. One lookup on the thread index.
+    public func hasUnthreadedMessages(accountId: Int64) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM email WHERE threadId IS NULL AND accountId = ?)",
+                              arguments: [accountId]) ?? false
+        }
+    }
+
     /// `rethread(accountId:)` with the chunk size given: tests make it small to cover
     /// groups spread over many chunks.
     ///

@@ -18,6 +18,7 @@ extension AccountSynchronizer {
         }
         var failures: [String] = []
         rethreads.cycleBegan(at: .now)
+        if try store.hasUnthreadedMessages(accountId: accountId) { rethreads.folderChanged() }
         do {
             for (index, folder) in folders.enumerated() {
                 activity.record(.folderStarted(index: index, of: folders.count))
@@ -28,8 +29,9 @@ extension AccountSynchronizer {
                 if rethreads.isDue(at: .now) { try rethreadInCycle(accountId: accountId) }
             }
         } catch {
-            // The messages stored before the failure get their threads all the same.
-            if rethreads.isPending { try? rethreadInCycle(accountId: accountId) }
+            // The messages stored before a failure get their threads all the same; on a
+            // stop, the next cycle's first look (`hasUnthreadedMessages`) does it.
+            if rethreads.isPending && !(error is CancellationError) { try? rethreadInCycle(accountId: accountId) }
             throw error
         }
         if rethreads.isPending { try rethreadInCycle(accountId: accountId) }
