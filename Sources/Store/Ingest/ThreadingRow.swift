@@ -37,7 +37,7 @@ enum ThreadingRow {
 }
 
 /// The thread each message of the account is in before a rethread, and how many messages
-/// each thread holds: what tells a group that is already its thread (`thread(settling:)`).
+/// each thread holds: what tells a group that is already its thread (`thread(holdingExactly:)`).
 struct CurrentThreads {
     private var threadOfMessage: [Int64: Int64] = [:]
     private var messagesInThread: [Int64: Int] = [:]
