@@ -114,6 +114,31 @@ struct DovecotSyncTests {
         }
     }
 
+    @Test("a reply expunged on the server leaves its thread by the end of the cycle that saw it go (the purge's pass is the cycle's)")
+    func expungedReplyLeavesItsThread() async throws {
+        try await SharedServers.shared {
+            let (folder, ids) = try await seededFolder("Gone", count: 1)
+            let reply = try TestServers.messageFile(id: "\(folder)-reply@test", subject: "Re: Gone 0",
+                                                    extraHeaders: "In-Reply-To: <\(ids[0])>\r\n", in: work)
+            try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, reply.path])
+            var timing = SyncTiming()
+            timing.rethreadSpacing = 1_000_000
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"), timing: timing)
+            await harness.sync("work")
+            let accountId = try harness.accountId("work")
+            let before = try harness.store.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
+            #expect(before.map(\.messageCount) == [2], "\(before)")
+
+            try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(folder)-reply@test>"])
+            await harness.sync("work")
+            #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
+            #expect(try harness.messages("work", folder).count == 1)
+            let after = try harness.store.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
+            #expect(after.map(\.messageCount) == [1], "\(after)")
+            #expect(try !harness.store.hasUnthreadedMessages(accountId: accountId))
+        }
+    }
+
     @Test("messages stored without threads (a stop between storing and threading) get them at the next cycle, which finds nothing new")
     func unthreadedMessagesAreThreadedNextCycle() async throws {
         try await SharedServers.shared {

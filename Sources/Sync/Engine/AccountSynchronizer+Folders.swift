@@ -34,6 +34,7 @@ extension AccountSynchronizer {
             if rethreads.isPending && !(error is CancellationError) { try? rethreadInCycle(accountId: accountId) }
             throw error
         }
+        try purgeUnfiled(accountId: accountId)
         if rethreads.isPending { try rethreadInCycle(accountId: accountId) }
         // The cycle ends with its mail searchable (and a failure of the index said here).
         // The wait blocks until the index's queue is done: off the cooperative pool.
@@ -70,6 +71,15 @@ extension AccountSynchronizer {
             activity.log.record("\(folder.path): \(error); skipped until the next sync", level: .error)
             return ("\(folder.path): \(error)", false)
         }
+    }
+
+    /// Generic IMAP: messages the server deleted from their last folder go before the
+    /// cycle's pass, so one pass counts them out (`purgeUnfiled` rethreads when it deleted
+    /// any, which then is the cycle's pass). Gmail keeps them: they are its archive.
+    private func purgeUnfiled(accountId: Int64) throws {
+        guard account.provider != .gmail else { return }
+        let start = ContinuousClock.now
+        if try store.purgeUnfiled(accountId: accountId) > 0 { rethreads.passRan(from: start, to: .now) }
     }
 
     /// A full cycle's pass: `.status` shows it as the cycle's indexing phase.

@@ -59,7 +59,6 @@ public actor AccountSynchronizer {
         do {
             let accountId = try resolveAccountId()
             let failures = try await syncFolders(accountId: accountId)
-            if account.provider != .gmail { try store.purgeUnfiled(accountId: accountId) }
             try applyRetention(accountId: accountId)
             try store.markSynced(accountId: accountId)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
