@@ -37,7 +37,7 @@ struct FolderSynchronizer {
 
         /// Whether threads need recomputing: messages came, moved or went. Flag changes
         /// keep their threads' unread counts themselves (`applyServerFlags`), and a
-        /// rethread is a pass over the whole account (about a second at 50,000 messages).
+        /// rethread is a pass over the whole account (about half a second at 50,000 messages).
         var changedThreads: Bool { added + linked + removed > 0 }
     }
 
