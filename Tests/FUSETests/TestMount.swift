@@ -97,14 +97,15 @@ func runTool(_ name: String, _ arguments: [String]) throws -> ToolResult {
     process.standardError = errors
     try process.run()
     // Both pipes are drained at once: a tool that fills one (64 KiB) while the test reads
-    // the other to its end would wait until `timeout` kills it.
+    // the other to its end would wait until `timeout` kills it. A thread of its own, not
+    // Dispatch's pool: in a full parallel run that pool can be busy for seconds.
     let errorData = Mutex(Data())
     let errorsRead = DispatchSemaphore(value: 0)
     let errorHandle = errors.fileHandleForReading
-    DispatchQueue.global().async {
+    Thread {
         errorData.withLock { $0 = errorHandle.readDataToEndOfFile() }
         errorsRead.signal()
-    }
+    }.start()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     errorsRead.wait()
     process.waitUntilExit()
