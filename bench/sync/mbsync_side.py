@@ -59,14 +59,19 @@ class Mbsync:
         return wall, int(peak), float(user) + float(system)
 
     def inbox_messages(self):
-        return sum(1 for sub in ("cur", "new") for path in (self.maildir / "INBOX" / sub).iterdir() if path.is_file())
+        return messages_under(self.maildir / "INBOX")
 
     def messages(self):
         """Messages in every folder of the Maildir."""
-        return sum(1 for path in self.maildir.glob("**/*") if path.is_file() and path.parent.name in ("cur", "new"))
+        return messages_under(self.maildir)
 
     def log_tail(self, lines=20):
         try:
             return "\n".join((self.run_dir / "mbsync.log").read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return ""
+
+
+def messages_under(root):
+    """Message files in the cur/ and new/ directories at or below ROOT."""
+    return sum(1 for path in root.glob("**/*") if path.is_file() and path.parent.name in ("cur", "new"))

@@ -95,11 +95,13 @@ class SizeRun:
             raise BenchError(f"{self.user}'s INBOX is not empty")
         say(f"[{self.count:,}] appending {self.count:,} messages to {self.user}'s INBOX ...")
         self.result["seed_seconds"] = self.mailbox.append(files)
-        extra = corpus_files(self.options.work, NEW_MESSAGES * self.options.repeat, self.options.seed + 1000)
-        self.new_batches = [extra[i:i + NEW_MESSAGES] for i in range(0, len(extra), NEW_MESSAGES)]
-        spread = SPREAD_EACH * len(SPREAD_FOLDERS)
-        extra = corpus_files(self.options.work, spread * self.options.repeat, self.options.seed + 2000)
-        self.spread_batches = [extra[i:i + spread] for i in range(0, len(extra), spread)]
+        self.new_batches = self.extra_batches(NEW_MESSAGES, self.options.seed + 1000)
+        self.spread_batches = self.extra_batches(SPREAD_EACH * len(SPREAD_FOLDERS), self.options.seed + 2000)
+
+    def extra_batches(self, size, seed):
+        """`repeat` batches of SIZE messages of their own corpus (SEED), for the incremental runs."""
+        files = corpus_files(self.options.work, size * self.options.repeat, seed)
+        return [files[i:i + size] for i in range(0, len(files), size)]
 
     def warm_up(self):
         say(f"[{self.count:,}] warm-up: one untimed initial sync of each")

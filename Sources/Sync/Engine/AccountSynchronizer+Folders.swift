@@ -89,7 +89,7 @@ extension AccountSynchronizer {
     }
 
     /// A pass over the account's threads, timed for `rethreads`.
-    func rethread(accountId: Int64) throws {
+    private func rethread(accountId: Int64) throws {
         let start = ContinuousClock.now
         try store.rethread(accountId: accountId)
         rethreads.passRan(from: start, to: .now)
