@@ -277,4 +277,41 @@ struct WriteBackDurabilityTests {
             #expect(mount.xattr("user.mailfs.seen", of: "local/inbox/\(read.fileName)") == "1", "remounted: \(remount)")
         }
     }
+
+    @Test("an imported account without a server: a message copied into a folder is in threads/ at once, one deleted for good leaves it")
+    func localThreads() async throws {
+        let mount = try MountedMailfs()
+        let (root, fresh, doomed) = (Letter("Local root"), Letter("Local fresh"), Letter("Local doomed"))
+        let maildir = mount.root.appendingPathComponent("maildir")
+        for (dir, letter) in [(maildir, root), (maildir.appendingPathComponent(".Trash"), doomed)] {
+            for sub in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+            }
+            try letter.raw.write(to: dir.appendingPathComponent("cur/1:2,"), atomically: false, encoding: .utf8)
+        }
+        try await mount.importMail("local", from: maildir)
+        try await mount.start()
+        let thread = { (letter: Letter) in "2026-11-21 \(letter.subject)" }
+        #expect(Set(try await mount.listing("local/threads")) == Set([thread(root), thread(doomed)]))
+
+        let reply = root.raw.replacingOccurrences(of: "Subject: ", with: "Subject: Re: ")
+            .replacingOccurrences(of: "Message-ID: \(root.messageID)",
+                                  with: "Message-ID: <reply-\(UUID().uuidString)@example.test>\r\nIn-Reply-To: \(root.messageID)")
+        let replyName = "2026-11-21 1200 Ann - Re: \(root.subject).eml"
+        let copied = try await mount.sh("cp '\(try mount.draft("reply.eml", reply))' local/inbox/"
+                                        + " && cp '\(try mount.draft("fresh.eml", fresh.raw))' local/inbox/")
+        #expect(copied.status == 0, "\(copied.output)")
+        #expect(try await mount.waitForFiles([root.fileName, replyName], in: "local/threads/\(thread(root))", seconds: 5))
+        #expect(try await mount.waitForFiles([fresh.fileName], in: "local/threads/\(thread(fresh))", seconds: 5))
+
+        #expect(try await mount.sh("rm 'local/trash/\(doomed.fileName)'").status == 0)
+        let expected = Set([thread(root), thread(fresh)])
+        let threadsGo = try await Poll.until(seconds: 5) { Set(try await mount.listing("local/threads")) == expected }
+        let threadsNow = try await mount.listing("local/threads")
+        #expect(threadsGo, "\(threadsNow)")
+        await mount.stop()
+        try await mount.start()
+        #expect(Set(try await mount.listing("local/threads")) == expected)
+        #expect(Set(try await mount.listing("local/threads/\(thread(root))")) == [root.fileName, replyName])
+    }
 }

@@ -5,9 +5,11 @@ import MailCore
 @testable import Store
 import TestSupport
 
-/// `rethread` reads the summary columns a chunk of groups at a time (`GroupChunking`);
-/// these tests run the same mailbox history through tiny chunks and through one chunk
-/// and require the same threads, names, summaries, memberships and `touched` sets.
+/// `rethread` reads the summary columns a chunk of groups at a time (`GroupChunking`),
+/// and regroups only what changed (`RethreadScope`); these tests run the same mailbox
+/// history through tiny chunks and one chunk, and through the changed part and the
+/// whole account, and require the same threads, names, summaries, memberships and
+/// `touched` sets.
 @Suite("Rethreading in chunks")
 struct ChunkedRethreadTests {
     static let tiny = GroupChunking(maxGroups: 3, maxMessages: 7)
@@ -64,8 +66,57 @@ struct ChunkedRethreadTests {
         var corpus = Corpus(seed: 3)
         _ = try history.ingestAndRethread(corpus.next(count: 200))
         let before = try history.snapshot()
-        #expect(try history.temp.store.rethread(accountId: history.account, chunking: Self.whole).isEmpty)
-        #expect(try history.snapshot() == before)
+        for extent in [MailStore.RethreadExtent.changed, .whole] {
+            #expect(try history.temp.store.rethread(accountId: history.account, extent: extent, chunking: Self.whole)
+                .isEmpty)
+            #expect(try history.snapshot() == before)
+        }
+    }
+
+    @Test("regrouping only what changed gives the threads, names, summaries and touched sets of a whole-account pass")
+    func changedMatchesWhole() throws {
+        let changed = try History(chunking: Self.tiny)
+        let whole = try History(chunking: Self.tiny, extent: .whole)
+        var corpus = Corpus(seed: 41)
+        var generator = SeededGenerator(state: 9)
+        var stored = 0
+        for round in 0..<12 {
+            let batch = corpus.next(count: round == 0 ? 150 : Int.random(in: 1...30, using: &generator))
+            stored += batch.count
+            let touched = try [changed, whole].map { try $0.ingestAndRethread(batch) }
+            #expect(touched[0] == touched[1], "round \(round)")
+            #expect(try changed.snapshot() == whole.snapshot(), "round \(round)")
+            guard round % 3 == 2 else { continue }
+            // Roots, replies and subject links go: threads split, shrink and vanish.
+            let doomed = (0..<8).map { _ in Int64.random(in: 1...Int64(stored), using: &generator) }
+            let afterDeletion = try [changed, whole].map { try $0.deleteAndRethread(doomed) }
+            #expect(afterDeletion[0] == afterDeletion[1], "round \(round)")
+            #expect(try changed.snapshot() == whole.snapshot(), "round \(round)")
+        }
+        #expect(try changed.snapshot().threads.count > 40)
+        #expect(try !changed.temp.store.owesRethread(accountId: changed.account))
+    }
+
+    @Test("a deleted message marks its thread stale until a rethread settles it; an empty thread goes")
+    func deletionMarksThreadStale() throws {
+        let history = try History(chunking: Self.whole)
+        var corpus = Corpus(seed: 3)
+        _ = try history.ingestAndRethread(corpus.next(count: 60))
+        let lonely = try history.temp.store.pool.read { db in
+            try #require(try Int64.fetchOne(db, sql: """
+                SELECT MIN(e.id) FROM email e JOIN thread t ON t.id = e.threadId WHERE t.messageCount = 1
+                """))
+        }
+        #expect(try !history.temp.store.owesRethread(accountId: history.account))
+        try history.temp.store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [lonely]) }
+        #expect(try history.temp.store.owesRethread(accountId: history.account))
+        let touched = try history.temp.store.rethread(accountId: history.account)
+        #expect(touched.count == 1)
+        #expect(try !history.temp.store.owesRethread(accountId: history.account))
+        let threadsLeft = try history.temp.store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM thread WHERE id IN (\(touched.map(String.init).joined(separator: ",")))")
+        }
+        #expect(threadsLeft == 0)
     }
 
     @Test("each thread holds one group of ThreadGrouper with ThreadMetadata's summary")
@@ -94,15 +145,17 @@ private final class History {
     let account: Int64
     let inbox: Int64
     let chunking: GroupChunking
+    let extent: MailStore.RethreadExtent
     /// Every rethread settles every group (`MailStore.rethread`'s `settlingAll`).
     let settlingAll: Bool
     private var uid: Int64 = 0
 
-    init(chunking: GroupChunking, settlingAll: Bool = false) throws {
+    init(chunking: GroupChunking, extent: MailStore.RethreadExtent = .changed, settlingAll: Bool = false) throws {
         temp = try TemporaryStore()
         account = try temp.account()
         inbox = try temp.folder(account, "inbox", type: .inbox)
         self.chunking = chunking
+        self.extent = extent
         self.settlingAll = settlingAll
     }
 
@@ -112,7 +165,7 @@ private final class History {
             return temp.incoming(message.raw, folder: inbox, uid: uid, seen: message.seen)
         }
         _ = try temp.store.ingest(incoming, accountId: account)
-        return try temp.store.rethread(accountId: account, chunking: chunking, settlingAll: settlingAll)
+        return try temp.store.rethread(accountId: account, extent: extent, chunking: chunking, settlingAll: settlingAll)
     }
 
     func deleteAndRethread(_ ids: [Int64]) throws -> Set<Int64> {
@@ -120,7 +173,7 @@ private final class History {
             try db.execute(sql: "DELETE FROM email WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
                            arguments: StatementArguments(ids))
         }
-        return try temp.store.rethread(accountId: account, chunking: chunking, settlingAll: settlingAll)
+        return try temp.store.rethread(accountId: account, extent: extent, chunking: chunking, settlingAll: settlingAll)
     }
 
     struct Snapshot: Equatable {

@@ -135,7 +135,7 @@ struct DovecotSyncTests {
             #expect(try harness.messages("work", folder).count == 1)
             let after = try harness.store.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
             #expect(after.map(\.messageCount) == [1], "\(after)")
-            #expect(try !harness.store.hasUnthreadedMessages(accountId: accountId))
+            #expect(try !harness.store.owesRethread(accountId: accountId))
         }
     }
 
@@ -146,16 +146,16 @@ struct DovecotSyncTests {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let accountId = try harness.accountId("work")
-            #expect(try !harness.store.hasUnthreadedMessages(accountId: accountId))
+            #expect(try !harness.store.owesRethread(accountId: accountId))
             try await harness.store.pool.write { db in
                 try db.execute(sql: "UPDATE email SET threadId = NULL WHERE accountId = ?", arguments: [accountId])
                 try db.execute(sql: "DELETE FROM thread WHERE accountId = ?", arguments: [accountId])
             }
-            #expect(try harness.store.hasUnthreadedMessages(accountId: accountId))
+            #expect(try harness.store.owesRethread(accountId: accountId))
 
             await harness.sync("work")
             #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
-            #expect(try !harness.store.hasUnthreadedMessages(accountId: accountId))
+            #expect(try !harness.store.owesRethread(accountId: accountId))
             #expect(try harness.store.threads(accountId: accountId).contains { $0.dirName.hasSuffix(" Unthreaded 0") })
         }
     }

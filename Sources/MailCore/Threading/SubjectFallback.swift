@@ -31,8 +31,7 @@ enum SubjectFallback {
         mutating func add(element: Int, subject: String, date: Date, isHeaderless: Bool) {
             let key = SubjectNormalizer.threadingKey(subject)
             guard !key.isEmpty else { return }
-            let time = date.timeIntervalSince1970
-            byKey[key, default: []].append(Entry(element: element, time: time.isFinite ? time : 0,
+            byKey[key, default: []].append(Entry(element: element, time: SubjectFallback.time(of: date),
                                                  isHeaderless: isHeaderless))
         }
 
@@ -43,6 +42,12 @@ enum SubjectFallback {
                                      in: &sets)
             }
         }
+    }
+
+    /// The time a date is compared by: an invalid one counts as the epoch.
+    static func time(of date: Date) -> TimeInterval {
+        let time = date.timeIntervalSince1970
+        return time.isFinite ? time : 0
     }
 
     /// Sweeps the bucket in date order. A headerless entry at position p links to all

@@ -23,6 +23,7 @@ enum Schema {
         PackedContent.register(in: &migrator)
         ReadPathIndexes.registerLinkIndexes(in: &migrator)
         MultiFolderEmails.register(in: &migrator)
+        ThreadLinks.register(in: &migrator)
         return migrator
     }
 

@@ -18,11 +18,9 @@ struct Rethreading {
     private let current: CurrentThreads
     /// The message count each thread's summary says.
     private let summaryCounts: [Int64: Int]
-    /// The account's threads before this rethread: the ones no group claims are deleted.
+    /// The threads this rethread regroups the messages of: the ones no group claims are
+    /// deleted.
     private let threadsBefore: Set<Int64>
-    /// Directory names in use: the account's threads before this rethread (deleted ones
-    /// only at the end) and the ones it created.
-    private var takenNames: Set<String>
     private var claimed = Set<Int64>()
     /// Threads created, changed or deleted.
     private var touched = Set<Int64>()
@@ -32,21 +30,25 @@ struct Rethreading {
     /// pages at random through the writer's small page cache).
     private var moves: [(emailId: Int64, threadId: Int64)] = []
 
-    init(_ db: Database, accountId: Int64, current: CurrentThreads) throws {
+    /// `threads`: the threads whose messages the groups hold, nil for every thread of the
+    /// account (a whole-account pass).
+    init(_ db: Database, accountId: Int64, current: CurrentThreads, threads: Set<Int64>?) throws {
         self.accountId = accountId
         self.current = current
-        var ids = Set<Int64>()
-        var names = Set<String>()
         var counts: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, dirName, messageCount FROM thread WHERE accountId = ?",
-                                       arguments: [accountId])
-        while let row = try rows.next() {
-            ids.insert(row[0])
-            names.insert(row[1])
-            counts[row[0]] = row[2]
+        if let threads {
+            for slice in Array(threads).sorted().inSQLSlices {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, messageCount FROM thread WHERE accountId = ? AND id IN (\(databaseQuestionMarks(count: slice.count)))
+                    """, arguments: StatementArguments([accountId] + slice))
+                while let row = try rows.next() { counts[row[0]] = row[1] }
+            }
+        } else {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, messageCount FROM thread WHERE accountId = ?",
+                                           arguments: [accountId])
+            while let row = try rows.next() { counts[row[0]] = row[1] }
         }
-        threadsBefore = ids
-        takenNames = names
+        threadsBefore = Set(counts.keys)
         summaryCounts = counts
     }
 
@@ -69,7 +71,8 @@ struct Rethreading {
         }
     }
 
-    /// Moves the messages, deletes the threads no group claimed; returns the threads touched.
+    /// Moves the messages, deletes the threads no group claimed, and marks the account's
+    /// threads settled; returns the threads touched.
     mutating func finish(_ db: Database) throws -> Set<Int64> {
         moves.sort { $0.emailId < $1.emailId }
         try ThreadWrites.move(moves, db)
@@ -79,6 +82,8 @@ struct Rethreading {
             try ThreadRecord.deleteAll(db, keys: orphans)
             touched.formUnion(orphans)
         }
+        try db.cachedStatement(sql: "UPDATE thread SET isStale = 0 WHERE accountId = ? AND isStale")
+            .execute(arguments: [accountId])
         return touched
     }
 
@@ -109,10 +114,11 @@ struct Rethreading {
                 touched.insert(threadId)
             }
         } else {
-            var thread = summary.newThread(accountId: accountId, rootDate: root.date, takenNames: takenNames)
+            var thread = try summary.newThread(accountId: accountId, rootDate: root.date) { name in
+                try ThreadWrites.isNameTaken(name, accountId: accountId, db)
+            }
             try ThreadWrites.insert(&thread, db)
             threadId = thread.id ?? 0
-            takenNames.insert(thread.dirName)
             touched.insert(threadId)
         }
         claimed.insert(threadId)

@@ -27,10 +27,10 @@ extension ThreadMetadata {
         return thread != before
     }
 
-    /// A new thread, named after its root message, unique among `takenNames`.
-    func newThread(accountId: Int64, rootDate: Date, takenNames: Set<String>) -> ThreadRecord {
+    /// A new thread, named after its root message, with the first name `isTaken` refuses.
+    func newThread(accountId: Int64, rootDate: Date, isTaken: (String) throws -> Bool) rethrows -> ThreadRecord {
         let base = FileNamer.threadDirectoryName(date: rootDate, subject: subject)
-        let name = FileNamer.firstFree(base, keepingExtension: false) { takenNames.contains($0) }
+        let name = try FileNamer.firstFree(base, keepingExtension: false, isTaken: isTaken)
         var thread = ThreadRecord(id: nil, accountId: accountId, dirName: name, subject: subject,
                                   latestDate: latestDate, messageCount: 0, unreadCount: 0,
                                   participants: "", snippet: "")

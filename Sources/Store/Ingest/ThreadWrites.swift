@@ -37,6 +37,14 @@ enum ThreadWrites {
         try statement.execute()
     }
 
+    /// Whether a thread of the account is named `name`: every thread there is, kept or
+    /// deleted by this rethread (a deleted one's name is free only after it), and the ones
+    /// it created.
+    static func isNameTaken(_ name: String, accountId: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM thread WHERE accountId = ? AND dirName = ?)"),
+                          arguments: [accountId, name]) ?? false
+    }
+
     /// Puts each message in its thread.
     static func move(_ moves: [(emailId: Int64, threadId: Int64)], _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "UPDATE email SET threadId = ? WHERE id = ?")

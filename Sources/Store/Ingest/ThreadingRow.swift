@@ -6,33 +6,63 @@ import MailCore
 /// cursor into `ThreadGrouping`: no row outlives its turn, so grouping an account holds
 /// its Message-IDs and subject keys but not its messages.
 enum ThreadingRow {
+    /// What `input` and `threadId` read, in their order.
+    static let columns = #"id, messageId, inReplyTo, "references", subject, dateSent, dateReceived, threadId"#
+
     /// The account's threads, as `ThreadGrouper.group` orders them, and the thread each
     /// message is in now.
     static func groups(_ db: Database, accountId: Int64) throws -> (groups: [[Int64]], current: CurrentThreads) {
         var grouping = ThreadGrouping()
         var current = CurrentThreads()
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, messageId, inReplyTo, "references", subject, dateSent, dateReceived, threadId
-            FROM email WHERE accountId = ?
-            """, arguments: [accountId])
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM email WHERE accountId = ?",
+                                       arguments: [accountId])
         while let row = try rows.next() {
             grouping.add(input(row))
-            current.add(message: row[0], thread: row[7])
+            current.add(message: row[0], thread: threadId(row))
         }
         return (grouping.groups(), current)
     }
 
-    /// By position, in the order of the SELECT: looking columns up by name was half the
+    /// The account's messages that have no thread yet.
+    static func unthreaded(_ db: Database, accountId: Int64) throws -> [ThreadingInput] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM email WHERE threadId IS NULL AND accountId = ?",
+                         arguments: [accountId]).map(input)
+    }
+
+    /// The messages of these threads, with the thread each is in.
+    static func members(_ db: Database, threads: Set<Int64>) throws -> [(input: ThreadingInput, threadId: Int64)] {
+        var members: [(input: ThreadingInput, threadId: Int64)] = []
+        for slice in Array(threads).sorted().inSQLSlices {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT \(columns) FROM email WHERE threadId IN (\(databaseQuestionMarks(count: slice.count)))
+                """, arguments: StatementArguments(slice))
+            while let row = try rows.next() {
+                members.append((input(row), threadId(row) ?? 0))
+            }
+        }
+        return members
+    }
+
+    /// By position, in the order of `columns`: looking columns up by name was half the
     /// time of reading every message of the account.
-    private static func input(_ row: Row) -> ThreadingInput {
-        let inReplyTo: String = row[2]
-        let references: String = row[3]
+    static func input(_ row: Row) -> ThreadingInput {
         let dateSent = (row[5] as StoredDate?)?.date
         let dateReceived = (row[6] as StoredDate).date
-        return ThreadingInput(id: row[0], messageID: row[1],
-                              inReplyTo: inReplyTo.split(separator: " ").map(String.init),
-                              references: references.split(separator: " ").map(String.init),
+        return ThreadingInput(stored: row[0], messageID: row[1], inReplyTo: row[2], references: row[3],
                               subject: row[4], date: dateSent ?? dateReceived)
+    }
+
+    private static func threadId(_ row: Row) -> Int64? { row[7] }
+}
+
+extension ThreadingInput {
+    /// From the columns of a stored message, whose parent ids are kept space-separated:
+    /// the one reading both the rethread and the stored link keys use.
+    init(stored id: Int64, messageID: String?, inReplyTo: String, references: String, subject: String, date: Date) {
+        self.init(id: id, messageID: messageID,
+                  inReplyTo: inReplyTo.split(separator: " ").map(String.init),
+                  references: references.split(separator: " ").map(String.init),
+                  subject: subject, date: date)
     }
 }
 

@@ -3,8 +3,8 @@ import GRDB
 import MailCore
 
 extension MailStore {
-    /// `cp note.eml FOLDER/`: the message is stored and listed at once (placeholder UID),
-    /// and an APPEND row carries its bytes. Returns the stored file name. Its statements run
+    /// `cp note.eml FOLDER/`: the message is stored, listed and threaded at once
+    /// (placeholder UID), and an APPEND row carries its bytes. Returns the stored file name. Its statements run
     /// for every file copied in, so they are cached like the ingest's. The copy is linked
     /// to a stored message only when it is the same message (`SameMessage`); in an offline
     /// account a folder that already holds these very bytes is left as it is.
@@ -41,6 +41,7 @@ extension MailStore {
                                                 arguments: [emailId])
             try writer.save(row, columns: ["emailId", "placeholderUID", "messageId"])
             try writer.finishIfOffline()
+            _ = try Self.rethread(db, accountId: context.accountId)
             return try String.fetchOne(db.cachedStatement(sql: "SELECT fileName FROM email WHERE id = ?"),
                                        arguments: [emailId]) ?? ""
         }

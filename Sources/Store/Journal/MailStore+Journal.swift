@@ -45,6 +45,7 @@ extension MailStore {
                            now: Date = Date()) throws -> [(JournalChange, ChangeStateMachine.Decision)] {
         try pool.write { db in
             var decisions: [(JournalChange, ChangeStateMachine.Decision)] = []
+            var finishedAccounts = Set<Int64>()
             for outcome in outcomes {
                 guard var row = try JournalChange.fetchOne(db, key: outcome.id) else { continue }
                 let decision = machine.decide(row.state, attempts: row.attempts, interrupted: row.interrupted,
@@ -61,6 +62,7 @@ extension MailStore {
                 case .finish:
                     try finisher.finish(row, result: .init(targetUID: outcome.targetUID, folderName: outcome.folderName,
                                                            delimiter: outcome.delimiter, gone: outcome.gone))
+                    finishedAccounts.insert(row.accountId)
                 case .revert:
                     try finisher.revert(row)
                 case .ignore:
@@ -68,6 +70,8 @@ extension MailStore {
                 }
                 decisions.append((row, decision))
             }
+            // A finished deletion may have removed its message: its thread is settled with it.
+            for accountId in finishedAccounts { _ = try Self.rethread(db, accountId: accountId) }
             return decisions
         }
     }
@@ -155,6 +159,7 @@ extension MailStore {
                 .filter(Column("accountId") == accountId && Column("state") == ChangeState.pending.rawValue)
                 .order(Column("id")).fetchAll(db)
             for row in rows { try JournalFinisher(db: db).finishOffline(row) }
+            _ = try Self.rethread(db, accountId: accountId)
         }
     }
 }

@@ -52,6 +52,8 @@ extension MailStore {
                 emailId: emailId)
             try planner.plan(operation)
             try planner.writer.finishIfOffline()
+            // Offline, a deletion is final at once: its thread is settled with it.
+            if context.isOffline { _ = try Self.rethread(db, accountId: context.accountId) }
             return planner.writer.state == .held ? .held : .recorded
         }
     }

@@ -18,7 +18,7 @@ extension AccountSynchronizer {
         }
         var failures: [String] = []
         rethreads.cycleBegan(at: .now)
-        if try store.hasUnthreadedMessages(accountId: accountId) { rethreads.folderChanged() }
+        if try store.owesRethread(accountId: accountId) { rethreads.folderChanged() }
         do {
             for (index, folder) in folders.enumerated() {
                 activity.record(.folderStarted(index: index, of: folders.count))
@@ -30,7 +30,7 @@ extension AccountSynchronizer {
             }
         } catch {
             // The messages stored before a failure get their threads all the same; on a
-            // stop, the next cycle's first look (`hasUnthreadedMessages`) does it.
+            // stop, the next cycle's first look (`owesRethread`) does it.
             if rethreads.isPending && !(error is CancellationError) { try? rethreadInCycle(accountId: accountId) }
             throw error
         }

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import MailCore
+
+/// The index that lets a rethread regroup only the threads a change reaches
+/// (docs/DECISIONS.md, "Rethreading only the threads a change reaches"):
+///
+/// - `threadLink`: each message's `ThreadLinkKeys`, written with the message and gone with
+///   it (foreign key, cascade). Looked up by key, it names the stored messages a new one
+///   can be linked to.
+/// - `thread.isStale`: set by a trigger when a message of the thread is deleted, whatever
+///   deletes it (an expunge seen by a sync, `rm` in trash/, retention, a purge), and
+///   cleared by the rethread that settles the thread again. With the messages that have
+///   no thread yet, the stale threads are everything a rethread owes.
+enum ThreadLinks {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v10-thread-links") { db in
+            try db.execute(sql: schema)
+            try fill(db)
+            // Deletions before this version left their threads as they were until the
+            // next whole-account pass: every thread whose count is off is owed one now.
+            try db.execute(sql: """
+                UPDATE thread SET isStale = 1
+                WHERE messageCount != (SELECT COUNT(*) FROM email WHERE email.threadId = thread.id)
+                """)
+        }
+    }
+
+    private static let schema = """
+        CREATE TABLE threadLink (
+            key INTEGER NOT NULL,
+            emailId INTEGER NOT NULL REFERENCES email(id) ON DELETE CASCADE,
+            PRIMARY KEY (key, emailId)) WITHOUT ROWID;
+        CREATE INDEX threadLink_on_email ON threadLink(emailId);
+        ALTER TABLE thread ADD COLUMN isStale BOOLEAN NOT NULL DEFAULT 0;
+        CREATE INDEX thread_stale ON thread(accountId) WHERE isStale;
+        CREATE TRIGGER email_leaves_thread AFTER DELETE ON email WHEN OLD.threadId IS NOT NULL
+        BEGIN
+            UPDATE thread SET isStale = 1 WHERE id = OLD.threadId AND NOT isStale;
+        END;
+        """
+
+    /// Writes the keys of one message.
+    static func insert(_ keys: [Int64], emailId: Int64, db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO threadLink (key, emailId) VALUES (?, ?)")
+        for key in keys {
+            statement.setUncheckedArguments([key.databaseValue, emailId.databaseValue])
+            try statement.execute()
+        }
+    }
+
+    /// The keys of every message stored before this version, written in key order (the
+    /// table's own order) so the b-tree is filled from left to right.
+    private static func fill(_ db: Database) throws {
+        var links: [(key: Int64, emailId: Int64)] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(ThreadingRow.columns) FROM email")
+        while let row = try rows.next() {
+            let input = ThreadingRow.input(row)
+            links += ThreadLinkKeys.keys(of: input).map { (key: $0, emailId: input.id) }
+        }
+        links.sort { ($0.key, $0.emailId) < ($1.key, $1.emailId) }
+        let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO threadLink (key, emailId) VALUES (?, ?)")
+        for link in links {
+            statement.setUncheckedArguments([link.key.databaseValue, link.emailId.databaseValue])
+            try statement.execute()
+        }
+    }
+}
