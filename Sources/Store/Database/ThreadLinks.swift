@@ -5,9 +5,10 @@ import MailCore
 /// The index that lets a rethread regroup only the threads a change reaches
 /// (docs/DECISIONS.md, "Rethreading only the threads a change reaches"):
 ///
-/// - `threadLink`: each message's `ThreadLinkKeys`, written with the message and gone with
-///   it (foreign key, cascade). Looked up by key, it names the stored messages a new one
-///   can be linked to.
+/// - `threadLink`: each threaded message's `ThreadLinkKeys`, written by the rethread that
+///   gives the message its first thread and gone with the message (foreign key, cascade).
+///   Looked up by key, it names the threaded messages a new one can be linked to; a
+///   message without a thread is in every rethread's scope anyway.
 /// - `thread.isStale`: set by a trigger when a message of the thread is deleted, whatever
 ///   deletes it (an expunge seen by a sync, `rm` in trash/, retention, a purge), and
 ///   cleared by the rethread that settles the thread again. With the messages that have
@@ -40,29 +41,34 @@ enum ThreadLinks {
         END;
         """
 
-    /// Writes the keys of one message.
-    static func insert(_ keys: [Int64], emailId: Int64, db: Database) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO threadLink (key, emailId) VALUES (?, ?)")
-        for key in keys {
-            statement.setUncheckedArguments([key.databaseValue, emailId.databaseValue])
-            try statement.execute()
+    /// The keys of messages about to get their first thread, gathered one message at a
+    /// time and written in key order, the table's own: written with each message as it
+    /// was stored, a random key per row dirtied pages all over the table in every batch of
+    /// an import, whose commits then wrote most of the table again (docs/DECISIONS.md,
+    /// "Rethreading only the threads a change reaches").
+    struct Pending {
+        private var links: [(key: Int64, emailId: Int64)] = []
+
+        mutating func add(_ message: ThreadingInput) {
+            for key in ThreadLinkKeys.keys(of: message) { links.append((key, message.id)) }
+        }
+
+        mutating func write(_ db: Database) throws {
+            links.sort { ($0.key, $0.emailId) < ($1.key, $1.emailId) }
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO threadLink (key, emailId) VALUES (?, ?)")
+            for link in links {
+                statement.setUncheckedArguments([link.key.databaseValue, link.emailId.databaseValue])
+                try statement.execute()
+            }
+            links = []
         }
     }
 
-    /// The keys of every message stored before this version, written in key order (the
-    /// table's own order) so the b-tree is filled from left to right.
+    /// The keys of every message stored before this version.
     private static func fill(_ db: Database) throws {
-        var links: [(key: Int64, emailId: Int64)] = []
+        var pending = Pending()
         let rows = try Row.fetchCursor(db, sql: "SELECT \(ThreadingRow.columns) FROM email")
-        while let row = try rows.next() {
-            let input = ThreadingRow.input(row)
-            links += ThreadLinkKeys.keys(of: input).map { (key: $0, emailId: input.id) }
-        }
-        links.sort { ($0.key, $0.emailId) < ($1.key, $1.emailId) }
-        let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO threadLink (key, emailId) VALUES (?, ?)")
-        for link in links {
-            statement.setUncheckedArguments([link.key.databaseValue, link.emailId.databaseValue])
-            try statement.execute()
-        }
+        while let row = try rows.next() { pending.add(ThreadingRow.input(row)) }
+        try pending.write(db)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import MailCore
 
 /// A new message's `email` row with its values already encoded, for the store's writer to
 /// bind to one prepared statement.
@@ -24,8 +23,6 @@ struct EmailInsertion: Sendable {
     ]
 
     private let values: [DatabaseValue]
-    /// The message's `ThreadLinkKeys`, written beside it.
-    private let threadLinkKeys: [Int64]
 
     init(_ row: EmailRecord) {
         values = [
@@ -39,9 +36,6 @@ struct EmailInsertion: Sendable {
             row.sizeBytes.databaseValue, row.bodyPlain.databaseValue, row.bodyHTML.databaseValue,
             row.snippet.databaseValue, row.hasAttachments.databaseValue,
         ]
-        threadLinkKeys = ThreadLinkKeys.keys(of: ThreadingInput(
-            stored: 0, messageID: row.messageId, inReplyTo: row.inReplyTo, references: row.references,
-            subject: row.subject, date: row.dateSent ?? row.dateReceived))
     }
 
     /// Inserts the row into `accountId` under `fileName`; returns the new message's id.
@@ -49,9 +43,7 @@ struct EmailInsertion: Sendable {
         let statement = try db.cachedStatement(sql: Self.sql)
         statement.setUncheckedArguments(StatementArguments([accountId.databaseValue, fileName.databaseValue] + values))
         try statement.execute()
-        let emailId = db.lastInsertedRowID
-        try ThreadLinks.insert(threadLinkKeys, emailId: emailId, db: db)
-        return emailId
+        return db.lastInsertedRowID
     }
 
     private static let sql: String = {

@@ -25,11 +25,13 @@ extension MailStore {
 
     /// Whether the account's threads lag behind its messages: a message has no thread
     /// (stored by a sync or an import whose rethread never ran, the process having
-    /// stopped between the two) or a thread lost a message. Two index lookups.
+    /// stopped between the two) or a thread lost a message. Two index lookups: `+accountId`
+    /// keeps SQLite on the thread index, where the store's lack of statistics made it walk
+    /// the account's messages, every row of them when none lacked a thread.
     public func owesRethread(accountId: Int64) throws -> Bool {
         try pool.read { db in
             try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM email WHERE threadId IS NULL AND accountId = ?)
+                SELECT EXISTS (SELECT 1 FROM email WHERE threadId IS NULL AND +accountId = ?)
                     OR EXISTS (SELECT 1 FROM thread WHERE accountId = ? AND isStale)
                 """, arguments: [accountId, accountId]) ?? false
         }
@@ -70,14 +72,17 @@ extension MailStore {
         let groups: [[Int64]]
         var current: CurrentThreads
         let threads: Set<Int64>?
+        var links = ThreadLinks.Pending()
         if extent == .changed, let unthreaded = try unthreadedUnlessMany(db, accountId: accountId) {
             let scope = try RethreadScope(db, accountId: accountId, unthreaded: unthreaded)
             guard !scope.messages.isEmpty || !scope.threads.isEmpty else { return [] }
             (groups, current, threads) = (scope.groups, scope.current, scope.threads)
+            for message in unthreaded { links.add(message) }
         } else {
-            (groups, current) = try ThreadingRow.groups(db, accountId: accountId)
+            (groups, current) = try ThreadingRow.groups(db, accountId: accountId) { links.add($0) }
             threads = nil
         }
+        try links.write(db)
         if settlingAll { current = CurrentThreads() }
         var rethreading = try Rethreading(db, accountId: accountId, current: current, threads: threads)
         for chunk in chunking.chunks(of: groups) {
@@ -91,7 +96,7 @@ extension MailStore {
     /// than looking up each one's links.
     private static func unthreadedUnlessMany(_ db: Database, accountId: Int64) throws -> [ThreadingInput]? {
         let unthreaded = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM email WHERE threadId IS NULL AND accountId = ?
+            SELECT COUNT(*) FROM email WHERE threadId IS NULL AND +accountId = ?
             """), arguments: [accountId]) ?? 0
         if unthreaded > RethreadScope.fewMessages {
             let all = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM email WHERE accountId = ?"),

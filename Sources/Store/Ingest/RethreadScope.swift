@@ -51,10 +51,12 @@ struct RethreadScope {
                                       _ db: Database) throws -> Set<Int64> {
         let probes = messages.map { (message: $0, probe: ThreadLinkKeys.probe(for: $0)) }
         var threads = Set<Int64>()
+        // CROSS JOIN keeps SQLite on the keys first: the store has no statistics, and
+        // without them it walked the account's messages and probed each one's keys.
         let ids = Array(Set(probes.flatMap(\.probe.ids))).sorted()
         for slice in ids.inSQLSlices {
             threads.formUnion(try Int64.fetchAll(db, sql: """
-                SELECT DISTINCT e.threadId FROM threadLink l JOIN email e ON e.id = l.emailId
+                SELECT DISTINCT e.threadId FROM threadLink l CROSS JOIN email e ON e.id = l.emailId
                 WHERE l.key IN (\(databaseQuestionMarks(count: slice.count))) AND e.accountId = ? AND e.threadId IS NOT NULL
                 """, arguments: StatementArguments(slice + [accountId])))
         }
@@ -69,7 +71,7 @@ struct RethreadScope {
     private static func threadsSharingSubject(_ keys: [Int64], near date: Date, accountId: Int64,
                                               _ db: Database) throws -> Set<Int64> {
         let statement = try db.cachedStatement(sql: """
-            SELECT e.threadId, e.dateSent, e.dateReceived FROM threadLink l JOIN email e ON e.id = l.emailId
+            SELECT e.threadId, e.dateSent, e.dateReceived FROM threadLink l CROSS JOIN email e ON e.id = l.emailId
             WHERE l.key IN (?, ?) AND e.accountId = ? AND e.threadId IS NOT NULL
             """)
         let time = ThreadLinkKeys.subjectTime(date)

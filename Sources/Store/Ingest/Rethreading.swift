@@ -37,9 +37,10 @@ struct Rethreading {
         self.current = current
         var counts: [Int64: Int] = [:]
         if let threads {
+            // By id (`+accountId` keeps SQLite off the account's index of names).
             for slice in Array(threads).sorted().inSQLSlices {
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, messageCount FROM thread WHERE accountId = ? AND id IN (\(databaseQuestionMarks(count: slice.count)))
+                    SELECT id, messageCount FROM thread WHERE +accountId = ? AND id IN (\(databaseQuestionMarks(count: slice.count)))
                     """, arguments: StatementArguments([accountId] + slice))
                 while let row = try rows.next() { counts[row[0]] = row[1] }
             }

@@ -10,22 +10,28 @@ enum ThreadingRow {
     static let columns = #"id, messageId, inReplyTo, "references", subject, dateSent, dateReceived, threadId"#
 
     /// The account's threads, as `ThreadGrouper.group` orders them, and the thread each
-    /// message is in now.
-    static func groups(_ db: Database, accountId: Int64) throws -> (groups: [[Int64]], current: CurrentThreads) {
+    /// message is in now; the messages without a thread go to `unthreaded` too.
+    static func groups(_ db: Database, accountId: Int64,
+                       unthreaded: (ThreadingInput) -> Void) throws -> (groups: [[Int64]], current: CurrentThreads) {
         var grouping = ThreadGrouping()
         var current = CurrentThreads()
         let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM email WHERE accountId = ?",
                                        arguments: [accountId])
         while let row = try rows.next() {
-            grouping.add(input(row))
-            current.add(message: row[0], thread: threadId(row))
+            let message = input(row)
+            grouping.add(message)
+            if let thread = threadId(row) {
+                current.add(message: message.id, thread: thread)
+            } else {
+                unthreaded(message)
+            }
         }
         return (grouping.groups(), current)
     }
 
     /// The account's messages that have no thread yet.
     static func unthreaded(_ db: Database, accountId: Int64) throws -> [ThreadingInput] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM email WHERE threadId IS NULL AND accountId = ?",
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM email WHERE threadId IS NULL AND +accountId = ?",
                          arguments: [accountId]).map(input)
     }
 
