@@ -97,7 +97,7 @@ struct ChunkedRethreadTests {
         #expect(try !changed.temp.store.owesRethread(accountId: changed.account))
     }
 
-    @Test("a deleted message marks its thread stale until a rethread settles it; an empty thread goes")
+    @Test("a deleted message takes its keys along and marks its thread stale until a rethread settles it; an empty thread goes")
     func deletionMarksThreadStale() throws {
         let history = try History(chunking: Self.whole)
         var corpus = Corpus(seed: 3)
@@ -108,7 +108,12 @@ struct ChunkedRethreadTests {
                 """))
         }
         #expect(try !history.temp.store.owesRethread(accountId: history.account))
+        let keys = { try history.temp.store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM threadLink WHERE emailId = ?", arguments: [lonely]) ?? 0
+        } }
+        #expect(try keys() > 0)
         try history.temp.store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [lonely]) }
+        #expect(try keys() == 0, "a deleted message's keys go with it")
         #expect(try history.temp.store.owesRethread(accountId: history.account))
         let touched = try history.temp.store.rethread(accountId: history.account)
         #expect(touched.count == 1)

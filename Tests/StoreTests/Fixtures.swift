@@ -35,6 +35,17 @@ enum Fixture {
         return url
     }
 
+    /// A store as an older mailfs left it: a new directory whose database has the
+    /// migrations up to `migration` and the rows `fill` writes. Opening a `MailStore` on it
+    /// runs the later ones.
+    static func legacyStore(_ label: String, upTo migration: String, _ fill: (Database) throws -> Void) throws -> URL {
+        let directory = temporaryDirectory(label)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("mailfs.sqlite").path)
+        try Schema.migrator.migrate(queue, upTo: migration)
+        try queue.write(fill)
+        return directory
+    }
+
     /// A Maildir at `url` holding `messages` in cur/ with the given info suffixes.
     static func writeMaildir(at url: URL, _ messages: [(name: String, raw: [UInt8])]) throws {
         for sub in ["cur", "new", "tmp"] {

@@ -13,10 +13,7 @@ struct MessageIdentityMigrationTests {
 
     /// A v3 store: a message stored whole, a large one stored in part, a deleted one.
     func v3Store() throws -> URL {
-        let dir = Fixture.temporaryDirectory("v3-store")
-        let queue = try DatabaseQueue(path: dir.appendingPathComponent("mailfs.sqlite").path)
-        try Schema.migrator.migrate(queue, upTo: "v3-retention-index")
-        try queue.write { db in
+        try Fixture.legacyStore("v3-store", upTo: "v3-retention-index") { db in
             try db.execute(sql: """
                 INSERT INTO account (id, name, address, isOffline, createdAt) VALUES (1, 'work', 'w@x', 0, '2026-01-01');
                 INSERT INTO folder (id, accountId, path, imapPath, type) VALUES (1, 1, 'inbox', 'INBOX', 'inbox');
@@ -34,7 +31,6 @@ struct MessageIdentityMigrationTests {
             try db.execute(sql: "INSERT INTO messageContent (emailId, raw) VALUES (1, ?)", arguments: [Data(small)])
             try db.execute(sql: "DELETE FROM email WHERE id = 3")
         }
-        return dir
     }
 
     @Test("rows keep their ids, names and folders; stored bytes get their fingerprint")

@@ -230,11 +230,7 @@ struct SearchStoreTests {
 struct SearchIndexMigrationTests {
     @Test("is rebuilt with sender, recipients, attachment names and types from the stored rows")
     func rebuildsOldIndex() throws {
-        let directory = Fixture.temporaryDirectory("old-index")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let queue = try DatabaseQueue(path: directory.appendingPathComponent("mailfs.sqlite").path)
-        try Schema.migrator.migrate(queue, upTo: "v3-retention-index")
-        try queue.write { db in
+        let directory = try Fixture.legacyStore("old-index", upTo: "v3-retention-index") { db in
             try db.execute(sql: """
                 INSERT INTO account (id, name, address, isOffline, createdAt) VALUES (1, 'old', 'me@example.org', 1, '2026-01-01');
                 INSERT INTO folder (id, accountId, path, imapPath, type) VALUES (1, 1, 'inbox', 'inbox', 'inbox');
@@ -251,6 +247,7 @@ struct SearchIndexMigrationTests {
                 VALUES (1, 'Budget plans', 'Alice Smith <alice@example.org>, Bob <bob@example.org>', 'The budgets are ready.');
                 """)
         }
+        defer { try? FileManager.default.removeItem(at: directory) }
         let store = try MailStore(directory: directory)
         for query in ["from:alice", "to:carol", "budget", "body:ready", "attachment:report", "mimetype:pdf",
                       "mimetype:text/plain"] {

@@ -11,10 +11,7 @@ struct ThreadLinksMigrationTests {
     /// A v9 store: "Plans" and its reply in thread 1; thread 2 counts two messages, one of
     /// which was deleted (by a version that left its thread as it was).
     func v9Store() throws -> URL {
-        let dir = Fixture.temporaryDirectory("v9-store")
-        let queue = try DatabaseQueue(path: dir.appendingPathComponent("mailfs.sqlite").path)
-        try Schema.migrator.migrate(queue, upTo: "v9-multi-folder-emails")
-        try queue.write { db in
+        try Fixture.legacyStore("v9-store", upTo: "v9-multi-folder-emails") { db in
             try db.execute(sql: """
                 INSERT INTO account (id, name, address, isOffline, createdAt) VALUES (1, 'work', 'w@x', 1, '2026-01-01');
                 INSERT INTO folder (id, accountId, path, imapPath, type) VALUES (1, 1, 'inbox', 'INBOX', 'inbox');
@@ -35,7 +32,6 @@ struct ThreadLinksMigrationTests {
                 try db.execute(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID) VALUES (?, 1, ?)", arguments: [id, id])
             }
         }
-        return dir
     }
 
     @Test("every message gets its keys, a thread whose count is off is stale, and the next rethread regroups only that")

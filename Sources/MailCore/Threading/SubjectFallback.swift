@@ -23,13 +23,12 @@ enum SubjectFallback {
         var isHeaderless: Bool
     }
 
-    /// The messages filed by non-empty threading key, one message at a time: only the key
-    /// is kept of each subject.
+    /// The messages filed by non-empty threading key, one message at a time.
     struct Buckets {
         private var byKey: [String: [Entry]] = [:]
 
-        mutating func add(element: Int, subject: String, date: Date, isHeaderless: Bool) {
-            let key = SubjectNormalizer.threadingKey(subject)
+        /// `key`: the message's `SubjectNormalizer.threadingKey`.
+        mutating func add(element: Int, key: String, date: Date, isHeaderless: Bool) {
             guard !key.isEmpty else { return }
             byKey[key, default: []].append(Entry(element: element, time: SubjectFallback.time(of: date),
                                                  isHeaderless: isHeaderless))

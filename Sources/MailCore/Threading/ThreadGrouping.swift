@@ -26,7 +26,7 @@ public struct ThreadGrouping {
         messageElements.append(element)
         if let own = message.ownID { sets.union(element, node(for: own)) }
         for parent in message.parentIDs { sets.union(element, node(for: parent)) }
-        subjects.add(element: element, subject: message.subject, date: message.date,
+        subjects.add(element: element, key: message.threadingKey, date: message.date,
                      isHeaderless: message.hasNoParentHeaders)
     }
 

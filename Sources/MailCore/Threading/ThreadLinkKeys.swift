@@ -20,8 +20,8 @@ public enum ThreadLinkKeys {
     /// The keys stored for `message`, without duplicates.
     public static func keys(of message: ThreadingInput) -> [Int64] {
         var keys = idKeys(of: message)
-        if let subject = subjectKey(message.subject, headerless: message.hasNoParentHeaders) {
-            keys.append(subject)
+        if !message.threadingKey.isEmpty {
+            keys.append(hash(message.threadingKey, kind: message.hasNoParentHeaders ? .headerlessSubject : .repliedSubject))
         }
         return unique(keys)
     }
@@ -35,7 +35,7 @@ public enum ThreadLinkKeys {
     }
 
     public static func probe(for message: ThreadingInput) -> Probe {
-        let key = SubjectNormalizer.threadingKey(message.subject)
+        let key = message.threadingKey
         guard !key.isEmpty else { return Probe(ids: unique(idKeys(of: message)), subjects: []) }
         // A headerless message links to every same-key message; one with parents only to
         // the headerless ones.
@@ -61,12 +61,6 @@ public enum ThreadLinkKeys {
 
     private static func idKeys(of message: ThreadingInput) -> [Int64] {
         ((message.ownID.map { [$0] } ?? []) + message.parentIDs).map { hash($0, kind: .messageID) }
-    }
-
-    private static func subjectKey(_ subject: String, headerless: Bool) -> Int64? {
-        let key = SubjectNormalizer.threadingKey(subject)
-        guard !key.isEmpty else { return nil }
-        return hash(key, kind: headerless ? .headerlessSubject : .repliedSubject)
     }
 
     private static func unique(_ keys: [Int64]) -> [Int64] {

@@ -8,7 +8,7 @@ extension ThreadingInput {
     public static let maxInReplyTo = 16
 
     /// The cleaned, capped parent ids: In-Reply-To first, then References.
-    var parentIDs: [String] {
+    static func parentIDs(inReplyTo: [String], references: [String]) -> [String] {
         let replyTo = inReplyTo.lazy.compactMap(Self.cleanID).prefix(Self.maxInReplyTo)
         let references = references.compactMap(Self.cleanID)
         let kept: [String]
@@ -18,17 +18,6 @@ extension ThreadingInput {
             kept = references
         }
         return Array(replyTo) + kept
-    }
-
-    /// The cleaned own Message-ID, nil when absent or blank.
-    var ownID: String? {
-        messageID.flatMap(Self.cleanID)
-    }
-
-    /// True when the message names no parent at all (neither In-Reply-To nor References
-    /// holds a usable id): only such messages take part in the subject fallback.
-    public var hasNoParentHeaders: Bool {
-        !inReplyTo.contains { Self.cleanID($0) != nil } && !references.contains { Self.cleanID($0) != nil }
     }
 
     /// A Message-ID as a graph node: surrounding whitespace and angle brackets removed,

@@ -6,13 +6,18 @@ import MailCore
 /// (docs/DECISIONS.md, "Rethreading only the threads a change reaches"):
 ///
 /// - `threadLink`: each threaded message's `ThreadLinkKeys`, written by the rethread that
-///   gives the message its first thread and gone with the message (foreign key, cascade).
-///   Looked up by key, it names the threaded messages a new one can be linked to; a
-///   message without a thread is in every rethread's scope anyway.
-/// - `thread.isStale`: set by a trigger when a message of the thread is deleted, whatever
-///   deletes it (an expunge seen by a sync, `rm` in trash/, retention, a purge), and
-///   cleared by the rethread that settles the thread again. With the messages that have
-///   no thread yet, the stale threads are everything a rethread owes.
+///   gives the message its first thread. Looked up by key, it names the threaded messages
+///   a new one can be linked to; a message without a thread is in every rethread's scope
+///   anyway.
+/// - `thread.isStale`: set when a message of the thread is deleted, and cleared by the
+///   rethread that settles the thread again. With the messages that have no thread yet,
+///   the stale threads are everything a rethread owes.
+///
+/// A trigger on `email` does both on every deletion, whatever deletes (an expunge seen by
+/// a sync, `rm` in trash/, retention, a purge, an account's removal): it drops the
+/// message's keys and marks its thread. Not a foreign key: SQLite checks one on every
+/// insert, and looking up each key's message at random in `email` made writing an
+/// import's 208,000 keys take 0.9 s instead of 0.5.
 enum ThreadLinks {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v10-thread-links") { db in
@@ -30,13 +35,14 @@ enum ThreadLinks {
     private static let schema = """
         CREATE TABLE threadLink (
             key INTEGER NOT NULL,
-            emailId INTEGER NOT NULL REFERENCES email(id) ON DELETE CASCADE,
+            emailId INTEGER NOT NULL,
             PRIMARY KEY (key, emailId)) WITHOUT ROWID;
         CREATE INDEX threadLink_on_email ON threadLink(emailId);
         ALTER TABLE thread ADD COLUMN isStale BOOLEAN NOT NULL DEFAULT 0;
         CREATE INDEX thread_stale ON thread(accountId) WHERE isStale;
-        CREATE TRIGGER email_leaves_thread AFTER DELETE ON email WHEN OLD.threadId IS NOT NULL
+        CREATE TRIGGER email_leaves_thread AFTER DELETE ON email
         BEGIN
+            DELETE FROM threadLink WHERE emailId = OLD.id;
             UPDATE thread SET isStale = 1 WHERE id = OLD.threadId AND NOT isStale;
         END;
         """
