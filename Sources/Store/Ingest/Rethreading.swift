@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import MailCore
 
-/// One rethread's walk over the account's groups, a chunk at a time (`GroupChunking`):
+/// One rethread's walk over the groups of the account, or of the part of it that changed
+/// (`RethreadScope`), a chunk at a time (`GroupChunking`):
 /// each group keeps the oldest of its messages' threads that no earlier group claimed, or
 /// gets a new thread named after its root, and its messages move there. Groups are
 /// visited in `ThreadGrouper`'s order, so which thread survives and which name a new

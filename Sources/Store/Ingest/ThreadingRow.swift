@@ -62,8 +62,7 @@ enum ThreadingRow {
 }
 
 extension ThreadingInput {
-    /// From the columns of a stored message, whose parent ids are kept space-separated:
-    /// the one reading both the rethread and the stored link keys use.
+    /// From the columns of a stored message, whose parent ids are kept space-separated.
     init(stored id: Int64, messageID: String?, inReplyTo: String, references: String, subject: String, date: Date) {
         self.init(id: id, messageID: messageID,
                   inReplyTo: inReplyTo.split(separator: " ").map(String.init),
