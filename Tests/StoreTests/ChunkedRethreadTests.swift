@@ -22,14 +22,10 @@ struct ChunkedRethreadTests {
         var corpus = Corpus(seed: 11)
         for round in 0..<3 {
             let batch = corpus.next(count: round == 0 ? 400 : 120)
-            let touched = try [chunked, single].map { try $0.ingestAndRethread(batch) }
-            #expect(touched[0] == touched[1], "round \(round)")
-            #expect(try chunked.snapshot() == single.snapshot(), "round \(round)")
+            try expectSame(chunked, single, "round \(round)") { try $0.ingestAndRethread(batch) }
         }
         let doomed = Array(stride(from: Int64(5), through: 600, by: 7))
-        let touched = try [chunked, single].map { try $0.deleteAndRethread(doomed) }
-        #expect(touched[0] == touched[1] && !touched[0].isEmpty)
-        #expect(try chunked.snapshot() == single.snapshot())
+        #expect(try !expectSame(chunked, single, "deletion") { try $0.deleteAndRethread(doomed) }.isEmpty)
         #expect(try chunked.snapshot().threads.count > 3 * 7, "spans many chunks")
     }
 
@@ -41,9 +37,7 @@ struct ChunkedRethreadTests {
         var generator = SeededGenerator(state: 7)
         for round in 0..<4 {
             let batch = corpus.next(count: round == 0 ? 300 : 40)
-            let touched = try [skipping, settlingAll].map { try $0.ingestAndRethread(batch) }
-            #expect(touched[0] == touched[1], "round \(round)")
-            #expect(try skipping.snapshot() == settlingAll.snapshot(), "round \(round)")
+            try expectSame(skipping, settlingAll, "round \(round)") { try $0.ingestAndRethread(batch) }
             // Read and unread elsewhere, then messages removed: the next round's rethread sees both.
             let flagged = (0..<15).map { _ in Int64.random(in: 1...Int64(300 + 40 * round), using: &generator) }
             let seen = Bool.random(using: &generator)
@@ -52,9 +46,7 @@ struct ChunkedRethreadTests {
             }
             if round == 2 {
                 let doomed = Array(stride(from: Int64(3), through: 340, by: 11))
-                let touched = try [skipping, settlingAll].map { try $0.deleteAndRethread(doomed) }
-                #expect(touched[0] == touched[1] && !touched[0].isEmpty)
-                #expect(try skipping.snapshot() == settlingAll.snapshot())
+                #expect(try !expectSame(skipping, settlingAll, "deletion") { try $0.deleteAndRethread(doomed) }.isEmpty)
             }
         }
         #expect(try skipping.snapshot().threads.count > 50)
@@ -83,15 +75,11 @@ struct ChunkedRethreadTests {
         for round in 0..<12 {
             let batch = corpus.next(count: round == 0 ? 150 : Int.random(in: 1...30, using: &generator))
             stored += batch.count
-            let touched = try [changed, whole].map { try $0.ingestAndRethread(batch) }
-            #expect(touched[0] == touched[1], "round \(round)")
-            #expect(try changed.snapshot() == whole.snapshot(), "round \(round)")
+            try expectSame(changed, whole, "round \(round)") { try $0.ingestAndRethread(batch) }
             guard round % 3 == 2 else { continue }
             // Roots, replies and subject links go: threads split, shrink and vanish.
             let doomed = (0..<8).map { _ in Int64.random(in: 1...Int64(stored), using: &generator) }
-            let afterDeletion = try [changed, whole].map { try $0.deleteAndRethread(doomed) }
-            #expect(afterDeletion[0] == afterDeletion[1], "round \(round)")
-            #expect(try changed.snapshot() == whole.snapshot(), "round \(round)")
+            try expectSame(changed, whole, "deletion, round \(round)") { try $0.deleteAndRethread(doomed) }
         }
         #expect(try changed.snapshot().threads.count > 40)
         #expect(try !changed.temp.store.owesRethread(accountId: changed.account))
@@ -142,6 +130,18 @@ struct ChunkedRethreadTests {
             #expect(thread.unreadCount == metadata.unreadCount && thread.snippet == metadata.snippet)
         }
     }
+}
+
+/// Runs `step` on both histories, which must touch the same threads and end alike (threads,
+/// ids, names, summaries, memberships); returns what the first touched.
+@discardableResult
+private func expectSame(_ first: History, _ second: History, _ label: String,
+                        sourceLocation: SourceLocation = #_sourceLocation,
+                        _ step: (History) throws -> Set<Int64>) throws -> Set<Int64> {
+    let touched = try (step(first), step(second))
+    #expect(touched.0 == touched.1, "\(label)", sourceLocation: sourceLocation)
+    #expect(try first.snapshot() == second.snapshot(), "\(label)", sourceLocation: sourceLocation)
+    return touched.0
 }
 
 /// A store and the chunking its rethreads use.
@@ -202,14 +202,7 @@ private final class History {
         try temp.store.pool.read { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM email")
             let members = try ThreadMember.fetch(db, ids: ids)
-            let inputs = try Row.fetchAll(db, sql: """
-                SELECT id, messageId, inReplyTo, "references", subject, dateSent, dateReceived FROM email
-                """).map { row in
-                ThreadingInput(id: row[0], messageID: row[1],
-                               inReplyTo: (row[2] as String).split(separator: " ").map(String.init),
-                               references: (row[3] as String).split(separator: " ").map(String.init),
-                               subject: row[4], date: (row[5] as Date?) ?? row[6])
-            }
+            let inputs = try Row.fetchAll(db, sql: "SELECT \(ThreadingRow.columns) FROM email").map(ThreadingRow.input)
             return (inputs, members.mapValues(\.summary))
         }
     }

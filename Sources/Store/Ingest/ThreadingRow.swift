@@ -54,21 +54,16 @@ enum ThreadingRow {
     static func input(_ row: Row) -> ThreadingInput {
         let dateSent = (row[5] as StoredDate?)?.date
         let dateReceived = (row[6] as StoredDate).date
-        return ThreadingInput(stored: row[0], messageID: row[1], inReplyTo: row[2], references: row[3],
+        // Parent ids are stored space-separated.
+        let inReplyTo: String = row[2]
+        let references: String = row[3]
+        return ThreadingInput(id: row[0], messageID: row[1],
+                              inReplyTo: inReplyTo.split(separator: " ").map(String.init),
+                              references: references.split(separator: " ").map(String.init),
                               subject: row[4], date: dateSent ?? dateReceived)
     }
 
     private static func threadId(_ row: Row) -> Int64? { row[7] }
-}
-
-extension ThreadingInput {
-    /// From the columns of a stored message, whose parent ids are kept space-separated.
-    init(stored id: Int64, messageID: String?, inReplyTo: String, references: String, subject: String, date: Date) {
-        self.init(id: id, messageID: messageID,
-                  inReplyTo: inReplyTo.split(separator: " ").map(String.init),
-                  references: references.split(separator: " ").map(String.init),
-                  subject: subject, date: date)
-    }
 }
 
 /// The thread each message of the account is in before a rethread, and how many messages

@@ -24,7 +24,7 @@ extension AccountSynchronizer {
                 activity.record(.folderStarted(index: index, of: folders.count))
                 let outcome = try await syncCycleFolder(folder, accountId: accountId, index: index, total: folders.count)
                 if let failure = outcome.failure { failures.append(failure) }
-                // Recomputed for the whole account: only worth it after a change.
+                // Only a folder whose messages came, moved or went owes a pass.
                 if outcome.changedThreads { rethreads.folderChanged() }
                 if rethreads.isDue(at: .now) { try rethreadInCycle(accountId: accountId) }
             }

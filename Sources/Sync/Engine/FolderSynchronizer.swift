@@ -36,8 +36,8 @@ struct FolderSynchronizer {
         var changedMessages: Bool { added + linked + removed + flagChanges > 0 }
 
         /// Whether threads need recomputing: messages came, moved or went. Flag changes
-        /// keep their threads' unread counts themselves (`applyServerFlags`), and a
-        /// rethread is a pass over the whole account (about half a second at 50,000 messages).
+        /// keep their threads' unread counts themselves (`applyServerFlags`), so they owe
+        /// no rethread.
         var changedThreads: Bool { added + linked + removed > 0 }
     }
 

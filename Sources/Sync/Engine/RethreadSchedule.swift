@@ -1,7 +1,8 @@
-/// When the account's threads are recomputed after a sync cycle's folders. A rethread is a
-/// pass over the whole account (about half a second at 50,000 messages), so one after
-/// every folder that changed made an initial sync of N folders pay up to N passes over a
-/// growing account, and a periodic sync one pass per folder with new mail. Now a folder's changes
+/// When the account's threads are recomputed after a sync cycle's folders. A rethread
+/// regroups only what changed, unless the new messages are a large part of the account,
+/// as in an initial sync: then it is a pass over the whole account (about half a second
+/// at 50,000 messages), and one after every folder that changed made an initial sync of N
+/// folders pay up to N passes over a growing account. Now a folder's changes
 /// are rethreaded at once only when the time since the last pass ended (or since the cycle
 /// began, once a pass has been timed) is at least `spacing` times that pass's length
 /// (`SyncTiming.rethreadSpacing`, 10): a long initial sync still fills threads/ as it
