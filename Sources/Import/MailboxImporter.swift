@@ -67,6 +67,7 @@ public struct MailboxImporter: Sendable {
             report.skipped += batch.skipped
         })
         try store.rethread(accountId: accountId)
+        try store.keepListings(ofFolders: mailboxes.map(\.folderId))
         try store.flushSearchIndex()
         return report
     }

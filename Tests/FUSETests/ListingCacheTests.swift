@@ -101,4 +101,23 @@ import Testing
         #expect(listing.names(missingFrom: Listing([listing.entries[1]])) == ["caf\u{E9}.eml"])
         #expect(listing.names(missingFrom: nil) == ["caf\u{E9}.eml", "b.eml"])
     }
+
+    @Test("a folder's listing: subfolders first, a message named like one left out, names looked up by their bytes once asked")
+    func folderListing() {
+        let subfolder = DirectoryEntry(name: "x.eml", attributes: FileAttributes(
+            inode: Node.folder(4).inode, kind: .directory, permissions: 0o700, linkCount: 2, size: 4096,
+            modified: Date(timeIntervalSince1970: 0)))
+        let messages = [
+            DirectoryEntry(name: "caf\u{E9}.eml", attributes: attributes(.message(1), size: 1)),
+            DirectoryEntry(name: "x.eml", attributes: attributes(.message(2), size: 2)),
+        ]
+        let plain = Listing.folder(subfolders: [], messages: messages)
+        #expect(plain.entries.map(\.attributes.size) == [1, 2])
+        #expect(plain.entry(named: "x.eml")?.attributes.size == 2)
+        #expect(plain.entry(named: "cafe\u{301}.eml") == nil, "canonically equal to a name, but other bytes")
+        let nested = Listing.folder(subfolders: [subfolder], messages: messages)
+        #expect(nested.entries.map(\.attributes.size) == [4096, 1])
+        #expect(nested.entry(named: "x.eml")?.attributes.kind == .directory)
+        #expect(nested.subdirectoryCount == 1)
+    }
 }

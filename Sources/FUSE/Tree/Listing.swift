@@ -1,15 +1,38 @@
+import Synchronization
+
 /// A directory's entries in listing order, with a name index for LOOKUP.
 struct Listing: Sendable {
     let entries: [DirectoryEntry]
-    private let indexByName: [EntryName: Int]
+    private let names: NameIndex
 
+    /// Entries whose names might repeat: each name's first only is kept, which takes
+    /// the index at once.
     init(_ entries: [DirectoryEntry]) {
-        (self.entries, indexByName) = Self.indexed(entries)
+        let (unique, index) = Self.indexed(entries)
+        self.entries = unique
+        names = NameIndex(index)
+    }
+
+    /// Entries whose names are unique by construction: the index is built at the first
+    /// LOOKUP that needs it, which neither `ls` nor a walk makes (the kernel has every
+    /// name from READDIRPLUS). Hashing every name of a 10,000-message folder was a fifth
+    /// of its first listing from a kept file.
+    private init(uniqueNames entries: [DirectoryEntry]) {
+        self.entries = entries
+        names = NameIndex(nil)
+    }
+
+    /// A folder's listing: its subfolders, then its messages, which are unique within
+    /// their account (the store's schema). A message named like a subfolder is left out,
+    /// as the first of two equal names always is.
+    static func folder(subfolders: [DirectoryEntry], messages: [DirectoryEntry]) -> Listing {
+        guard !subfolders.isEmpty else { return Listing(uniqueNames: messages) }
+        let taken = Set(subfolders.map { EntryName($0.name) })
+        return Listing(subfolders + messages.filter { !taken.contains(EntryName($0.name)) })
     }
 
     /// The entries, each name's first only, and the index of their names: one hash per name,
-    /// and no copy of the entries when their names are unique, as they are by construction
-    /// (a duplicate would be a bug, never two entries).
+    /// and no copy of the entries when their names are unique.
     private static func indexed(_ entries: [DirectoryEntry]) -> ([DirectoryEntry], [EntryName: Int]) {
         var index: [EntryName: Int] = [:]
         index.reserveCapacity(entries.count)
@@ -28,7 +51,7 @@ struct Listing: Sendable {
     }
 
     func entry(named name: String) -> DirectoryEntry? {
-        indexByName[EntryName(name)].map { entries[$0] }
+        names.position(of: EntryName(name), building: { Self.indexed(entries).1 }).map { entries[$0] }
     }
 
     /// The names of this listing that `other` lacks (all of them when it is nil).
@@ -37,6 +60,23 @@ struct Listing: Sendable {
     }
 
     var subdirectoryCount: Int { entries.filter { $0.attributes.kind == .directory }.count }
+}
+
+/// A listing's name index, built by the first lookup when the listing began without one;
+/// shared by every copy of the listing.
+private final class NameIndex: Sendable {
+    private let index: Mutex<[EntryName: Int]?>
+
+    init(_ index: [EntryName: Int]?) {
+        self.index = Mutex(index)
+    }
+
+    func position(of name: EntryName, building build: () -> [EntryName: Int]) -> Int? {
+        index.withLock { index in
+            if index == nil { index = build() }
+            return index?[name]
+        }
+    }
 }
 
 /// A name as the kernel compares it: by its bytes. `String`'s own equality and hash work on

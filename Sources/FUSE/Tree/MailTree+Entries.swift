@@ -3,12 +3,18 @@ import Store
 
 /// What each directory of the tree contains (docs/REQUIREMENTS.md §C2).
 extension MailTree {
-    func entries(of node: Node) throws -> [DirectoryEntry] {
+    /// A directory's listing as built from the store.
+    func builtListing(of node: Node) throws -> Listing {
+        if case .folder(let id) = node { return try folderListing(id) }
+        return Listing(try entries(of: node))
+    }
+
+    /// Every directory but a folder (`folderListing`).
+    private func entries(of node: Node) throws -> [DirectoryEntry] {
         switch node {
         case .root: return try rootEntries()
         case .unifiedInbox: return try unifiedInboxEntries()
         case .account(let id): return try accountEntries(id)
-        case .folder(let id): return try folderEntries(id)
         case .threads(let id):
             return try store.threads(accountId: id).map { thread in
                 DirectoryEntry(name: thread.dirName, attributes: threadAttributes(thread))
@@ -65,11 +71,22 @@ extension MailTree {
 
     private func accountEntries(_ accountId: Int64) throws -> [DirectoryEntry] {
         guard try accounts.record(id: accountId) != nil else { throw FSError(ENOENT) }
-        var entries = [
+        let files = [
             DirectoryEntry(name: ".status", attributes: generatedFileAttributes(.accountStatus(accountId))),
             DirectoryEntry(name: ".log", attributes: generatedFileAttributes(.accountLog(accountId))),
             DirectoryEntry(name: ".control", attributes: controlAttributes(accountId)),
         ]
+        return files + (try accountDirectoryEntries(accountId))
+    }
+
+    /// The names of an account's own files, which its listing renders to give their sizes.
+    static let accountFileNames: Set<String> = [".status", ".log", ".control"]
+
+    /// An account's directories: its top folders and the views. A LOOKUP of any other name
+    /// than its files' needs only these, and no rendering of `.status` and `.log`: two
+    /// milliseconds of a cold `ls` of a folder.
+    func accountDirectoryEntries(_ accountId: Int64) throws -> [DirectoryEntry] {
+        var entries: [DirectoryEntry] = []
         let folders = try store.folders(accountId: accountId)
         let subfolders = Self.subfolderCounts(folders)
         for folder in folders where Self.isShown(folder) && Self.parentPath(of: folder.path) == nil {
@@ -87,18 +104,17 @@ extension MailTree {
     }
 
     /// A folder lists its subfolders, then its messages.
-    private func folderEntries(_ folderId: Int64) throws -> [DirectoryEntry] {
+    func folderListing(_ folderId: Int64) throws -> Listing {
         guard let folder = try store.folder(id: folderId) else { throw FSError(ENOENT) }
-        var entries: [DirectoryEntry] = []
+        var subfolders: [DirectoryEntry] = []
         let folders = try store.folders(accountId: folder.accountId)
-        let subfolders = Self.subfolderCounts(folders)
+        let counts = Self.subfolderCounts(folders)
         for child in folders where Self.isShown(child) && Self.parentPath(of: child.path) == folder.path {
-            entries.append(DirectoryEntry(name: String(child.path.dropFirst(folder.path.count + 1)),
-                                          attributes: folderAttributes(child, subfolders: subfolders)))
+            subfolders.append(DirectoryEntry(name: String(child.path.dropFirst(folder.path.count + 1)),
+                                             attributes: folderAttributes(child, subfolders: counts)))
         }
-        guard folder.isSelectable else { return entries }
-        let messages = messageEntries(try store.messages(inFolder: folderId))
-        return entries.isEmpty ? messages : entries + messages
+        let messages = folder.isSelectable ? messageEntries(try store.messages(inFolder: folderId)) : []
+        return .folder(subfolders: subfolders, messages: messages)
     }
 
     // Which folders a directory shows: one rule for the account's and a folder's listings,

@@ -104,12 +104,19 @@ public final class MailTree: FilesystemOperations {
 
     public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
         // A folder whose listing was dropped by a change (rm, mv, a sync) answers from the
-        // store directly instead of rebuilding the whole listing for one name; a name in
-        // search/ is a saved search or a query, never looked for in a listing.
+        // store directly instead of rebuilding the whole listing for one name, and so does
+        // an account for a name that is not one of its files; a name in search/ is a saved
+        // search or a query, never looked for in a listing.
         switch Node(inode: parent) {
         case .folder(let folderId)? where listings.listing(parent) == nil:
             guard let attributes = try folderChild(named: name, in: folderId) else { throw FSError(ENOENT) }
             return attributes
+        case .account(let accountId)? where listings.listing(parent) == nil && !Self.accountFileNames.contains(name):
+            guard try storeCall({ try accounts.record(id: accountId) }) != nil,
+                  let entry = Listing(try storeCall { try accountDirectoryEntries(accountId) }).entry(named: name) else {
+                throw FSError(ENOENT)
+            }
+            return entry.attributes
         case .searches(let accountId)?:
             return try searchChild(named: name, accountId: accountId)
         case .unifiedSearches?:
@@ -141,7 +148,7 @@ public final class MailTree: FilesystemOperations {
         var attempts = 0
         while true {
             let generation = listings.generation
-            let built = Listing(try storeCall { try self.entries(of: node) })
+            let built = try storeCall { try self.builtListing(of: node) }
             attempts += 1
             if listings.store(built, for: inode, builtIn: generation) || attempts == 3 { return built }
         }

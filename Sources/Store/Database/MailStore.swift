@@ -20,6 +20,8 @@ public final class MailStore: Sendable {
     /// Gives back the pack's space that deleted messages leave (held here: GRDB holds its
     /// observers weakly).
     let packHoles: PackHoles
+    /// Large folders' listings, kept in files beside the store.
+    let keptListings: KeptListings
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`, its full-text index,
     /// `mailfs-search.sqlite`, and its pack of raw messages, `mailfs-messages.pack`. The
@@ -52,6 +54,7 @@ public final class MailStore: Sendable {
         searchIndex.catchUp()
         packHoles = PackHoles(pool: pool, pack: pack, databasePath: databaseURL.path)
         packHoles.start()
+        keptListings = KeptListings(storeDirectory: directory)
         try Self.restrictPermissions(of: directory)
     }
 

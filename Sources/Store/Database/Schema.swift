@@ -24,6 +24,7 @@ enum Schema {
         ReadPathIndexes.registerLinkIndexes(in: &migrator)
         MultiFolderEmails.register(in: &migrator)
         ThreadLinks.register(in: &migrator)
+        ListingVersions.register(in: &migrator)
         return migrator
     }
 

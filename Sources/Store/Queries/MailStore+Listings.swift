@@ -22,18 +22,50 @@ extension MailStore {
         return try treeRead { db in try body(db, pass) }
     }
 
+    /// A folder's messages in listing order. A folder of `KeptListings.minimumMessages` or
+    /// more is read from the listing kept on disk while its version is the folder's, and
+    /// kept anew when it is not.
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
-        try messagesRead { db, pass in
-            // The kept count (`FolderCounts`) sizes the array: growing it to 10,000 entries
-            // cost a first listing more in fresh pages than the query for the count.
-            let expected = try Int.fetchOne(db.cachedStatement(sql: "SELECT messages FROM folderCount WHERE folderId = ?"),
-                                            arguments: [folderId]) ?? 0
-            return try MessageEntry.fetchListing(db.cachedStatement(sql: """
-                SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
-                \(MessageEntry.joins)
-                WHERE f.folderId = ? AND \(MessageEntry.visible)
-                """), arguments: [folderId], pass: pass, expected: expected)
+        let pass = pack.readers.pass
+        let folder = try treeRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT messages, listingVersion FROM folderCount WHERE folderId = ?"),
+                             arguments: [folderId])
         }
+        let expected: Int = folder?[0] ?? 0
+        guard let folder, expected >= KeptListings.minimumMessages else {
+            return try treeRead { db in try Self.messagesFromStore(inFolder: folderId, db, pass: pass, expected: expected) }
+        }
+        if let kept = keptListings.entries(folderId: folderId, version: folder[1], pass: pass) { return kept }
+        return try keepListing(ofFolder: folderId, pass: pass)
+    }
+
+    /// Builds a folder's listing with the version it has in the same snapshot, and keeps it.
+    @discardableResult
+    func keepListing(ofFolder folderId: Int64, pass: UInt64) throws -> [MessageEntry] {
+        let (version, entries) = try pool.read { db in
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT messages, listingVersion FROM folderCount WHERE folderId = ?"),
+                                       arguments: [folderId])
+            return (row?[1] as Int64?, try Self.messagesFromStore(inFolder: folderId, db, pass: pass, expected: row?[0] ?? 0))
+        }
+        if let version { keptListings.keep(entries, folderId: folderId, version: version) }
+        return entries
+    }
+
+    /// Keeps the listings of the large folders among `folderIds` (after an import), so the
+    /// first `ls` of each reads its file.
+    public func keepListings(ofFolders folderIds: [Int64]) throws {
+        for folderId in folderIds { _ = try messages(inFolder: folderId) }
+    }
+
+    // The kept count (`FolderCounts`) sizes the array: growing it to 10,000 entries cost a
+    // first listing more in fresh pages than the query for the count.
+    static func messagesFromStore(inFolder folderId: Int64, _ db: Database, pass: UInt64 = 0,
+                                  expected: Int = 0) throws -> [MessageEntry] {
+        try MessageEntry.fetchListing(db.cachedStatement(sql: """
+            SELECT \(MessageEntry.columns) FROM emailFolder f JOIN \(MessageEntry.email) ON e.id = f.emailId
+            \(MessageEntry.joins)
+            WHERE f.folderId = ? AND \(MessageEntry.visible)
+            """), arguments: [folderId], pass: pass, expected: expected)
     }
 
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {

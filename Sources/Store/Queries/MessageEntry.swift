@@ -22,6 +22,20 @@ public struct MessageEntry: Sendable, Equatable {
 
     public var date: Date { dateSent ?? dateReceived }
 
+    init(id: Int64, accountId: Int64, fileName: String, sizeBytes: Int64, dateSent: Date?, dateReceived: Date,
+         folderCount: Int, isRead: Bool, isStarred: Bool, packed: PackedMessage?) {
+        self.id = id
+        self.accountId = accountId
+        self.fileName = fileName
+        self.sizeBytes = sizeBytes
+        self.dateSent = dateSent
+        self.dateReceived = dateReceived
+        self.folderCount = folderCount
+        self.isRead = isRead
+        self.isStarred = isStarred
+        self.packed = packed
+    }
+
     /// Decoded by position from a row that starts with `columns`: a listing decodes every
     /// message of a directory, and `Decodable`'s keyed decoding cost more than the query
     /// (a cold `find` over threads/ spent a third of its time there). `pass` is the pack's

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Listings of large folders kept in files beside the store (`listings/folder-<id>`), each
+/// stamped with the folder's listing version (`ListingVersions`) it was built at. The
+/// first `ls` of a 10,000-message folder after a start then reads one file of about
+/// 900 KB instead of running the query that joins three tables for every message and reads
+/// their scattered pages (docs/DECISIONS.md, "Large folders' listings kept on disk").
+///
+/// A file is a cache: written without fsync and published by rename, used only while its
+/// version is the folder's, and any failure to read or write one only means the listing
+/// is built from the store again.
+final class KeptListings: Sendable {
+    /// Folders with fewer messages are listed from the store: their query takes a
+    /// millisecond or two, and a file per folder would outnumber the folders worth one.
+    static let minimumMessages = 1_000
+
+    /// Larger files are not listings this code wrote (ten million messages is ~1 GB).
+    private static let largestFile = 1 << 30
+
+    let directory: URL
+
+    init(storeDirectory: URL) {
+        directory = storeDirectory.appendingPathComponent("listings")
+    }
+
+    private func name(_ folderId: Int64) -> String { "folder-\(folderId)" }
+
+    /// The folder's entries kept at `version`; nil when no file is kept, it was kept at
+    /// another version, or it cannot be read whole.
+    func entries(folderId: Int64, version: Int64, pass: UInt64) -> [MessageEntry]? {
+        guard let bytes = Self.read(directory.appendingPathComponent(name(folderId)).path),
+              KeptListingCodec.version(of: bytes) == version,
+              let kept = KeptListingCodec.decode(bytes, pass: pass) else { return nil }
+        return kept.entries
+    }
+
+    /// Keeps the folder's entries, read at `version`, in place of what was kept.
+    func keep(_ entries: [MessageEntry], folderId: Int64, version: Int64) {
+        let bytes = KeptListingCodec.encode(entries, version: version)
+        guard let (partial, fd) = try? CacheFiles.createPartial(for: name(folderId), in: directory) else { return }
+        let written = bytes.withUnsafeBytes { Self.writeAll($0, to: fd) }
+        close(fd)
+        if written {
+            _ = try? CacheFiles.publish(partial, as: name(folderId), in: directory)
+        } else {
+            unlink(partial)
+        }
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size > 0, status.st_size <= largestFile else { return nil }
+        let size = Int(status.st_size)
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let got = Foundation.read(fd, buffer.baseAddress! + done, size - done)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { break }
+                done += got
+            }
+            complete = done == size
+            count = complete ? size : 0
+        }
+        return complete ? bytes : nil
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let wrote = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if wrote < 0 && errno == EINTR { continue }
+            guard wrote > 0 else { return false }
+            done += wrote
+        }
+        return true
+    }
+}
