@@ -160,4 +160,21 @@ struct KeptListingTests {
         _ = try store.messages(inFolder: account.projects)
         #expect(!FileManager.default.fileExists(atPath: store.keptListings.directory.appendingPathComponent("folder-\(account.projects)").path))
     }
+
+    @Test("opening the store removes the files of folders gone and partial files; a live folder's stays")
+    func staleFilesRemoved() throws {
+        let account = try Account()
+        let store = account.temp.store
+        try keepAll(store)
+        let directory = store.keptListings.directory
+        let partial = directory.appendingPathComponent("folder-\(account.inbox).partial-1-2")
+        try Data([1]).write(to: partial)
+        try store.removeFolders(accountId: account.id, keepingIMAPPaths: ["inbox", "trash"])
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(before.contains("folder-\(account.projects)") && before.contains(partial.lastPathComponent))
+
+        let reopened = try MailStore(directory: account.temp.directory)
+        let after = try FileManager.default.contentsOfDirectory(atPath: reopened.keptListings.directory.path)
+        #expect(Set(after) == ["folder-\(account.inbox)", "folder-\(account.trash)"])
+    }
 }

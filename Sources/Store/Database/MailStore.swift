@@ -55,6 +55,9 @@ public final class MailStore: Sendable {
         packHoles = PackHoles(pool: pool, pack: pack, databasePath: databaseURL.path)
         packHoles.start()
         keptListings = KeptListings(storeDirectory: directory)
+        try keptListings.removeStale { [pool] in
+            try pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT folderId FROM folderCount")) }
+        }
         try Self.restrictPermissions(of: directory)
     }
 

@@ -47,6 +47,19 @@ final class KeptListings: Sendable {
         }
     }
 
+    /// Removes the files of folders gone since they were kept, and the partial files a
+    /// crash left. The directory is listed before `folders` runs: a file kept after that
+    /// belongs to a folder that `folders` sees.
+    func removeStale(keeping folders: () throws -> Set<Int64>) throws {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !names.isEmpty else {
+            return
+        }
+        let kept = Set(try folders().map(name))
+        for name in names where !kept.contains(name) {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
     private static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
