@@ -22,6 +22,7 @@ import step_mount
 import step_passthrough
 import step_tree
 import timing
+import compare
 from compare import Setup
 
 ACCOUNT = "bench"
@@ -104,7 +105,9 @@ def method_notes(setup: Setup) -> list:
         "so both sides pay the same exec cost; output goes to a pipe that is read to the end (GNU grep "
         "would stop at its first match if writing to /dev/null). LC_ALL=C on both sides.",
         "The Maildir side is the generated Maildir++ tree on the same local disk the mailfs store is on.",
-        f"Warm numbers are the median of {setup.runs} runs, mailfs and Maildir alternating.",
+        f"Warm numbers are the median of {setup.runs} runs, mailfs and Maildir alternating "
+        f"({setup.runs * compare.SHORT_RUNS_FACTOR} for a command under {compare.SHORT * 1000:.0f} ms cold: "
+        "`ls` of the big folder).",
         "Import: `cp -a` of the Maildir is the plain way to have the mail; each import starts with the page "
         "cache dropped and includes a `sync` afterwards. The store is created fresh each run. "
         f"{step_import.ROUNDS} rounds of `cp -a` then `mailfs import`; the medians are shown (the rounds are in "

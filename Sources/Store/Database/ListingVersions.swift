@@ -17,8 +17,7 @@ import GRDB
 /// version already, and a listing without a message's region only makes its OPEN look the
 /// region up. That spares an import or a sync a trigger per message. `KeptListingTests`
 /// checks, after every kind of change, that a folder whose version stayed lists what it
-/// kept.
-/// A migration that rebuilds `emailFolder`, `email` or `packedContent` must create these
+/// kept. A migration that rebuilds `emailFolder`, `email` or `packedContent` must create these
 /// triggers again.
 enum ListingVersions {
     static func register(in migrator: inout DatabaseMigrator) {
@@ -69,7 +68,6 @@ enum ListingVersions {
              OR OLD.isStarred IS NOT NEW.isStarred BEGIN
             \(bump(foldersOf: "NEW.id"))
         END;
-
         CREATE TRIGGER listingVersion_packed_delete AFTER DELETE ON packedContent BEGIN
             \(bump(foldersOf: "OLD.emailId"))
         END;

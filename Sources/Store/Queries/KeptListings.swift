@@ -3,7 +3,7 @@ import Foundation
 /// Listings of large folders kept in files beside the store (`listings/folder-<id>`), each
 /// stamped with the folder's listing version (`ListingVersions`) it was built at. The
 /// first `ls` of a 10,000-message folder after a start then reads one file of about
-/// 900 KB instead of running the query that joins three tables for every message and reads
+/// 1 MB instead of running the query that joins three tables for every message and reads
 /// their scattered pages (docs/DECISIONS.md, "Large folders' listings kept on disk").
 ///
 /// A file is a cache: written without fsync and published by rename, used only while its

@@ -27,28 +27,31 @@ extension MailStore {
     /// kept anew when it is not.
     public func messages(inFolder folderId: Int64) throws -> [MessageEntry] {
         let pass = pack.readers.pass
-        let folder = try treeRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT messages, listingVersion FROM folderCount WHERE folderId = ?"),
-                             arguments: [folderId])
+        let state = try treeRead { db in try Self.listingState(ofFolder: folderId, db) }
+        guard let state, state.messages >= KeptListings.minimumMessages else {
+            return try treeRead { db in
+                try Self.messagesFromStore(inFolder: folderId, db, pass: pass, expected: state?.messages ?? 0)
+            }
         }
-        let expected: Int = folder?[0] ?? 0
-        guard let folder, expected >= KeptListings.minimumMessages else {
-            return try treeRead { db in try Self.messagesFromStore(inFolder: folderId, db, pass: pass, expected: expected) }
-        }
-        if let kept = keptListings.entries(folderId: folderId, version: folder[1], pass: pass) { return kept }
+        if let kept = keptListings.entries(folderId: folderId, version: state.version, pass: pass) { return kept }
         return try keepListing(ofFolder: folderId, pass: pass)
     }
 
     /// Builds a folder's listing with the version it has in the same snapshot, and keeps it.
     @discardableResult
     func keepListing(ofFolder folderId: Int64, pass: UInt64) throws -> [MessageEntry] {
-        let (version, entries) = try pool.read { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT messages, listingVersion FROM folderCount WHERE folderId = ?"),
-                                       arguments: [folderId])
-            return (row?[1] as Int64?, try Self.messagesFromStore(inFolder: folderId, db, pass: pass, expected: row?[0] ?? 0))
+        let (state, entries) = try pool.read { db in
+            let state = try Self.listingState(ofFolder: folderId, db)
+            return (state, try Self.messagesFromStore(inFolder: folderId, db, pass: pass, expected: state?.messages ?? 0))
         }
-        if let version { keptListings.keep(entries, folderId: folderId, version: version) }
+        if let state { keptListings.keep(entries, folderId: folderId, version: state.version) }
         return entries
+    }
+
+    /// A folder's message count (`FolderCounts`) and listing version (`ListingVersions`).
+    private static func listingState(ofFolder folderId: Int64, _ db: Database) throws -> (messages: Int, version: Int64)? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT messages, listingVersion FROM folderCount WHERE folderId = ?"),
+                         arguments: [folderId]).map { ($0[0], $0[1]) }
     }
 
     /// Keeps the listings of the large folders among `folderIds` (after an import), so the
