@@ -46,6 +46,10 @@ struct KeptListingTests {
             #expect(KeptListingCodec.decode(changed, pass: 0) == nil, "byte \(position) changed")
         }
         #expect(KeptListingCodec.decode(bytes + [0], pass: 0) == nil)
+        // A count no file of this size could hold, under a valid checksum.
+        var inflated = Array(bytes[..<12]) + [0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f] + bytes[13..<(bytes.count - 8)]
+        inflated.append(contentsOf: withUnsafeBytes(of: inflated.withUnsafeBytes(KeptListingCodec.checksum).littleEndian, Array.init))
+        #expect(KeptListingCodec.decode(inflated, pass: 0) == nil)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             var garbage = KeptListingCodec.magic + (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255) }

@@ -18,6 +18,9 @@ import Foundation
 enum KeptListingCodec {
     static let magic: [UInt8] = Array("MFL1".utf8)
 
+    /// The fewest bytes an entry takes: five one-byte varints, the flags, a date.
+    private static let smallestEntry = 14
+
     private enum Flag {
         static let read: UInt8 = 1, starred: UInt8 = 2, dateSent: UInt8 = 4, packed: UInt8 = 8
     }
@@ -79,9 +82,10 @@ enum KeptListingCodec {
             guard checksummed.fixed() == checksum(UnsafeRawBufferPointer(body)) else { return nil }
             var reader = Reader(body, from: magic.count)
             guard let version = reader.fixed(), let count = reader.varint(),
-                  count >= 0, count <= reader.remaining else { return nil }
+                  count >= 0, count <= reader.remaining / smallestEntry else { return nil }
             var entries: [MessageEntry] = []
-            entries.reserveCapacity(Int(count))
+            // Sized by what the file says only up to a bound: its count is not trusted yet.
+            entries.reserveCapacity(min(Int(count), 1 << 16))
             var previousId: Int64 = 0
             for _ in 0..<count {
                 guard let entry = reader.entry(after: previousId, pass: pass) else { return nil }
