@@ -34,24 +34,30 @@ struct Listing: Sendable {
     /// The entries, each name's first only, and the index of their names: one hash per name,
     /// and no copy of the entries when their names are unique.
     private static func indexed(_ entries: [DirectoryEntry]) -> ([DirectoryEntry], [EntryName: Int]) {
-        var index: [EntryName: Int] = [:]
-        index.reserveCapacity(entries.count)
-        var namesUnique = true
-        for (position, entry) in entries.enumerated() {
-            let name = EntryName(entry.name)
-            if let first = index.updateValue(position, forKey: name) {
-                index[name] = first
-                namesUnique = false
-            }
-        }
-        guard namesUnique else {
+        let (index, unique) = firstPositions(entries)
+        guard unique else {
             return indexed(entries.enumerated().filter { index[EntryName($0.element.name)] == $0.offset }.map(\.element))
         }
         return (entries, index)
     }
 
+    /// Each name's first position in `entries`, and whether no name came twice.
+    private static func firstPositions(_ entries: [DirectoryEntry]) -> (index: [EntryName: Int], unique: Bool) {
+        var index: [EntryName: Int] = [:]
+        index.reserveCapacity(entries.count)
+        var unique = true
+        for (position, entry) in entries.enumerated() {
+            let name = EntryName(entry.name)
+            if let first = index.updateValue(position, forKey: name) {
+                index[name] = first
+                unique = false
+            }
+        }
+        return (index, unique)
+    }
+
     func entry(named name: String) -> DirectoryEntry? {
-        names.position(of: EntryName(name), building: { Self.indexed(entries).1 }).map { entries[$0] }
+        names.position(of: EntryName(name), building: { Self.firstPositions(entries).index }).map { entries[$0] }
     }
 
     /// The names of this listing that `other` lacks (all of them when it is nil).
