@@ -70,13 +70,13 @@ extension MailTree {
     }
 
     private func accountEntries(_ accountId: Int64) throws -> [DirectoryEntry] {
-        guard try accounts.record(id: accountId) != nil else { throw FSError(ENOENT) }
+        let directories = try accountDirectoryEntries(accountId)
         let files = [
             DirectoryEntry(name: ".status", attributes: generatedFileAttributes(.accountStatus(accountId))),
             DirectoryEntry(name: ".log", attributes: generatedFileAttributes(.accountLog(accountId))),
             DirectoryEntry(name: ".control", attributes: controlAttributes(accountId)),
         ]
-        return files + (try accountDirectoryEntries(accountId))
+        return files + directories
     }
 
     /// The names of an account's own files, which its listing renders to give their sizes.
@@ -86,6 +86,7 @@ extension MailTree {
     /// than its files' needs only these, and no rendering of `.status` and `.log`: two
     /// milliseconds of a cold `ls` of a folder.
     func accountDirectoryEntries(_ accountId: Int64) throws -> [DirectoryEntry] {
+        guard try accounts.record(id: accountId) != nil else { throw FSError(ENOENT) }
         var entries: [DirectoryEntry] = []
         let folders = try store.folders(accountId: accountId)
         let subfolders = Self.subfolderCounts(folders)

@@ -112,8 +112,7 @@ public final class MailTree: FilesystemOperations {
             guard let attributes = try folderChild(named: name, in: folderId) else { throw FSError(ENOENT) }
             return attributes
         case .account(let accountId)? where listings.listing(parent) == nil && !Self.accountFileNames.contains(name):
-            guard try storeCall({ try accounts.record(id: accountId) }) != nil,
-                  let entry = Listing(try storeCall { try accountDirectoryEntries(accountId) }).entry(named: name) else {
+            guard let entry = Listing(try storeCall { try accountDirectoryEntries(accountId) }).entry(named: name) else {
                 throw FSError(ENOENT)
             }
             return entry.attributes

@@ -6,9 +6,9 @@ extension MailStore {
     /// `cp note.eml FOLDER/`: the message is stored, listed and threaded at once
     /// (placeholder UID), and an APPEND row carries its bytes. Returns the stored file
     /// name. Its statements run for every file copied in, so they are cached like the
-    /// ingest's. The copy is linked
-    /// to a stored message only when it is the same message (`SameMessage`); in an offline
-    /// account a folder that already holds these very bytes is left as it is.
+    /// ingest's. The copy is linked to a stored message only when it is the same message
+    /// (`SameMessage`); in an offline account a folder that already holds these very bytes
+    /// is left as it is.
     public func recordAppend(_ raw: [UInt8], folderId: Int64, flags: MessageFlags,
                              context: WriteContext, now: Date = Date()) throws -> String {
         var prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: folderId, uid: 0, flags: flags, arrival: now))

@@ -75,14 +75,13 @@ enum KeptListingCodec {
     /// writes them. `pass` is the pack's punching pass read before the folder's version was
     /// (`MailStore.messages(inFolder:)`).
     static func decode(_ bytes: [UInt8], pass: UInt64) -> (version: Int64, entries: [MessageEntry])? {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard buffer.count >= magic.count + 16, buffer.starts(with: magic) else { return nil }
+        guard let version = version(of: bytes) else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
             var checksummed = Reader(buffer, from: buffer.count - 8)
             let body = UnsafeBufferPointer(rebasing: buffer[..<(buffer.count - 8)])
             guard checksummed.fixed() == checksum(UnsafeRawBufferPointer(body)) else { return nil }
-            var reader = Reader(body, from: magic.count)
-            guard let version = reader.fixed(), let count = reader.varint(),
-                  count >= 0, count <= reader.remaining / smallestEntry else { return nil }
+            var reader = Reader(body, from: magic.count + 8)
+            guard let count = reader.varint(), count >= 0, count <= reader.remaining / smallestEntry else { return nil }
             var entries: [MessageEntry] = []
             // Sized by what the file says only up to a bound: its count is not trusted yet.
             entries.reserveCapacity(min(Int(count), 1 << 16))
@@ -93,7 +92,7 @@ enum KeptListingCodec {
                 entries.append(entry)
             }
             guard reader.remaining == 0 else { return nil }
-            return (Int64(bitPattern: version), entries)
+            return (version, entries)
         }
     }
 

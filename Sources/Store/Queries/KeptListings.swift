@@ -38,7 +38,14 @@ final class KeptListings: Sendable {
     func keep(_ entries: [MessageEntry], folderId: Int64, version: Int64) {
         let bytes = KeptListingCodec.encode(entries, version: version)
         guard let (partial, fd) = try? CacheFiles.createPartial(for: name(folderId), in: directory) else { return }
-        let written = bytes.withUnsafeBytes { Self.writeAll($0, to: fd) }
+        let written = bytes.withUnsafeBytes { raw in
+            do {
+                try FileRange.write(fd, raw, at: 0)
+                return true
+            } catch {
+                return false
+            }
+        }
         close(fd)
         if written {
             _ = try? CacheFiles.publish(partial, as: name(folderId), in: directory)
@@ -69,27 +76,10 @@ final class KeptListings: Sendable {
         let size = Int(status.st_size)
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var done = 0
-            while done < size {
-                let got = Foundation.read(fd, buffer.baseAddress! + done, size - done)
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { break }
-                done += got
-            }
-            complete = done == size
+            let read = try? FileRange.read(fd, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
+            complete = read == size
             count = complete ? size : 0
         }
         return complete ? bytes : nil
-    }
-
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let wrote = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if wrote < 0 && errno == EINTR { continue }
-            guard wrote > 0 else { return false }
-            done += wrote
-        }
-        return true
     }
 }
