@@ -17,6 +17,12 @@ public enum MessageParser {
         return message
     }
 
+    /// The Message-ID `parse` would give for a message with this header, reading no other
+    /// field: the sync asks it of every new message's header before it downloads the body.
+    public static func messageID(ofHeader raw: [UInt8]) -> String? {
+        HeaderBlock.parse(raw[...], isMessage: true).value("message-id").flatMap(MessageIDList.first)
+    }
+
     /// The index where the body of the message starts (after the header and
     /// its blank line); `raw.count` when there is no body.
     public static func headerBlockEnd(_ raw: [UInt8]) -> Int {

@@ -16,8 +16,8 @@ import Synchronization
 ///   so SQLite's write lock, held from the start, orders the appends across threads and
 ///   processes, and each goes at the file's end as it is then.
 /// - **A transaction that appended syncs the pack before it commits** (`syncAppended`): a
-///   row that survives a crash always finds its bytes. Writeback of each append starts at
-///   once, so the sync mostly waits for what is already on its way.
+///   row that survives a crash always finds its bytes. Writeback starts at every
+///   `writebackChunk` appended, so the sync mostly waits for what is already on its way.
 /// - **Space is given back by punching holes** (`punch`), only after the deletion that
 ///   freed it is durable in the database, and never under an open file (`PackHoles`,
 ///   `PackReaders`). The file never shrinks and a region is never written twice, so an
@@ -30,7 +30,17 @@ public final class MessagePack: Sendable {
     private let fd: Int32
     /// What this process appended in its write transaction under way: synced before the
     /// commit, punched if the transaction fails.
-    private let appended = Mutex<Range<Int64>?>(nil)
+    private let appended = Mutex<Appended?>(nil)
+    /// Writeback is started for every this many bytes a transaction appends, not for each
+    /// message: started per message, the file system allocated and wrote each one alone,
+    /// about a second of CPU in a 10,000-message sync (docs/DECISIONS.md).
+    static let writebackChunk: Int64 = 8 << 20
+
+    private struct Appended {
+        var range: Range<Int64>
+        /// Where the bytes whose writeback has not been started begin.
+        var unstarted: Int64
+    }
     /// The regions open files read, which `PackHoles` leaves until they are closed.
     let readers = PackReaders()
 
@@ -66,11 +76,19 @@ public final class MessagePack: Sendable {
             try? punch(offset..<end)
             throw PackError(operation: "write", path: url.path, code: error.code)
         }
-        // Start writing back now, so the sync before the commit waits for less.
-        _ = mailfs_start_writeback(fd, off_t(offset), off_t(bytes.count))
-        appended.withLock { range in
-            range = range.map { min($0.lowerBound, offset)..<max($0.upperBound, end) } ?? offset..<end
+        let chunk = appended.withLock { state -> Range<Int64>? in
+            var next = state ?? Appended(range: offset..<end, unstarted: offset)
+            next.range = min(next.range.lowerBound, offset)..<max(next.range.upperBound, end)
+            var chunk: Range<Int64>?
+            if end - next.unstarted >= Self.writebackChunk {
+                chunk = next.unstarted..<end
+                next.unstarted = end
+            }
+            state = next
+            return chunk
         }
+        // Start writing back a full chunk now, so the sync before the commit waits for less.
+        if let chunk { _ = mailfs_start_writeback(fd, off_t(chunk.lowerBound), off_t(chunk.count)) }
         return offset
     }
 
@@ -88,7 +106,7 @@ public final class MessagePack: Sendable {
     /// Closes this process's write transaction: appends it committed now belong to their
     /// rows; those of a transaction that rolled back belong to nothing, and are punched.
     func endTransaction(committed: Bool) {
-        guard let range = appended.withLock({ range in defer { range = nil }; return range }) else { return }
+        guard let range = appended.withLock({ state in defer { state = nil }; return state?.range }) else { return }
         if !committed { try? punch(range) }
     }
 

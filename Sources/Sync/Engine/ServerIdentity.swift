@@ -21,6 +21,6 @@ struct ServerIdentity: Sendable {
         self.uid = uid
         header = attributes.body(BodySection("HEADER")) ?? []
         fingerprint = MessageFingerprint(size: Int(clamping: attributes.rfc822Size ?? 0), header: header)
-        messageID = MessageParser.parse(header).messageID
+        messageID = MessageParser.messageID(ofHeader: header)
     }
 }

@@ -58,6 +58,24 @@ struct MessageParserTests {
         #expect(message.references == ["root@example.com", "parent@example.com"])
     }
 
+    @Test("messageID(ofHeader:) gives parse's Message-ID for every corpus message and the fixtures")
+    func headerOnlyMessageID() {
+        let raws = CorpusFiles.allMessageFiles().map(CorpusFiles.bytes) + [
+            MessageFixtures.nested,
+            MessageFixtures.crlf(["From here on", "Message-ID: <a@b>", "", "body"]),
+            MessageFixtures.crlf(["Subject: no id", "", "Message-ID: <in-body@example.com>"]),
+            MessageFixtures.crlf(["message-id:   <first@example.com>", "Message-Id: <second@example.com>", "", ""]),
+            Array("From sender Mon Jan 1 00:00:00 2024\nMessage-ID: <mbox@example.com>\n\nbody".utf8),
+            [],
+        ]
+        for raw in raws {
+            let header = Array(raw[..<MessageParser.headerBlockEnd(raw)])
+            #expect(MessageParser.messageID(ofHeader: header) == MessageParser.parse(raw).messageID)
+            #expect(MessageParser.messageID(ofHeader: raw) == MessageParser.parse(raw).messageID)
+        }
+        #expect(MessageParser.messageID(ofHeader: MessageFixtures.crlf(["Message-ID: <x@y>", "", ""])) == "x@y")
+    }
+
     @Test("a part with a file name or attachment disposition is no body")
     func textAttachment() {
         let message = MessageParser.parse(MessageFixtures.crlf([
