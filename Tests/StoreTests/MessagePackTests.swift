@@ -172,6 +172,33 @@ struct MessagePackTests {
         #expect(try temp.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM packedContent") } == 1)
     }
 
+    @Test("a transaction appending more than a writeback chunk stores every message whole; a failed one gives all of it back")
+    func largeTransactions() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        // Four messages of about 3 MB: the chunk boundary falls inside the third.
+        let large = (1...4).map { n in
+            temp.incoming(Fixture.long(id: "big\(n)@x", subject: "Big \(n)", lines: 100_000), folder: inbox, uid: Int64(n))
+        }
+        let total = large.reduce(0) { $0 + (Self.raw($1)?.count ?? 0) }
+        #expect(total > Int(MessagePack.writebackChunk) + Int(MessagePack.writebackChunk) / 4)
+        #expect(try temp.store.ingest(large, accountId: account).added == 4)
+        try Self.expectStored(large, in: temp.store)
+        let before = temp.store.pack.diskUse
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try temp.store.writeStoringRaw { _ in
+                for message in large {
+                    _ = try (Self.raw(message) ?? []).withUnsafeBytes { try temp.store.pack.append($0) }
+                }
+                throw Refused()
+            }
+        }
+        #expect(temp.store.pack.diskUse <= before + 4096, "\(temp.store.pack.diskUse) against \(before)")
+        try Self.expectStored(large, in: temp.store)
+    }
+
     @Test("a pack cut short makes its messages unreadable, never short, and is damage of the store")
     func cutShort() throws {
         let temp = try TemporaryStore()
