@@ -31,9 +31,10 @@ public final class MessagePack: Sendable {
     /// What this process appended in its write transaction under way: synced before the
     /// commit, punched if the transaction fails.
     private let appended = Mutex<Appended?>(nil)
-    /// Writeback is started for every this many bytes a transaction appends, not for each
-    /// message: started per message, the file system allocated and wrote each one alone,
-    /// about a second of CPU in a 10,000-message sync (docs/DECISIONS.md).
+    /// A transaction's appends start their writeback each time this many bytes have come,
+    /// not after every message: started per message, the file system allocated and wrote
+    /// each one alone, about a second of CPU in a 10,000-message sync (docs/DECISIONS.md,
+    /// "Initial sync: where the CPU went").
     static let writebackChunk: Int64 = 8 << 20
 
     private struct Appended {
