@@ -54,6 +54,80 @@ struct DovecotSyncTests {
         }
     }
 
+    @Test("large messages of different shapes in one batch each get their own text sections and attachments")
+    func largeMessagesOfSeveralShapes() async throws {
+        try await SharedServers.shared {
+            let folder = "Shapes-\(UUID().uuidString.prefix(8))"
+            try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
+            let dir = work.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            // Over raw_store_max_kb (256 KB) each: text at 1; at 1.1 and 1.2; at 1 again; at
+            // 1.1 and 1.2 beside a large attachment at 2.
+            let shapes = [
+                Self.singlePart("zebraone"), Self.alternative("zebratwo", html: "zebratwohtml"),
+                Self.singlePart("zebrathree"), Self.mixed("zebrafour", html: "zebrafourhtml", attachment: "four.bin"),
+            ]
+            for (index, raw) in shapes.enumerated() {
+                try Data(raw.utf8).write(to: dir.appendingPathComponent(String(format: "%02d.eml", index)))
+            }
+            try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path])
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
+            let messages = try harness.messages("work", folder)
+            #expect(messages.count == 4)
+            for message in messages { #expect(try harness.store.rawMessage(emailId: message.id) == nil, "stored in part") }
+            let account = try harness.accountId("work")
+            for word in ["zebraone", "zebratwo", "zebrathree", "zebrafour"] {
+                let found = try harness.store.messages(matching: SearchParser.parse(word), in: .account(account))
+                #expect(found.count == 1, "\(word): \(found.count) messages")
+            }
+            // The index takes the plain text when there is one; the HTML is kept beside it.
+            let htmls = try await harness.store.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT bodyHTML FROM email WHERE id IN (\(messages.map { String($0.id) }.joined(separator: ",")))"
+                                    + " AND bodyHTML IS NOT NULL")
+            }
+            #expect(htmls.filter { $0.contains("zebratwohtml") }.count == 1 && htmls.filter { $0.contains("zebrafourhtml") }.count == 1,
+                    "\(htmls.map { $0.prefix(40) })")
+            let withAttachment = try #require(messages.first { $0.fileName.contains("zebrafour") })
+            #expect(try harness.store.attachments(ofEmail: withAttachment.id).map(\.fileName) == ["four.bin"])
+        }
+    }
+
+    /// A text/plain message of about 300 KB whose first line holds `word`.
+    static func singlePart(_ word: String) -> String {
+        header(subject: word, contentType: "text/plain; charset=utf-8") + "\r\n" + word + "\r\n" + filler
+    }
+
+    /// multipart/alternative of about 300 KB: `word` in the plain part, `html` in the HTML one.
+    static func alternative(_ word: String, html: String) -> String {
+        header(subject: word, contentType: "multipart/alternative; boundary=\"alt\"") + "\r\n" + alternativeBody(word, html: html, boundary: "alt")
+    }
+
+    /// multipart/mixed: the alternative texts, then a base64 attachment of about 300 KB.
+    static func mixed(_ word: String, html: String, attachment: String) -> String {
+        header(subject: word, contentType: "multipart/mixed; boundary=\"mix\"") + "\r\n"
+            + "--mix\r\nContent-Type: multipart/alternative; boundary=\"alt\"\r\n\r\n"
+            + alternativeBody(word, html: html, boundary: "alt", filler: "")
+            + "--mix\r\nContent-Type: application/octet-stream; name=\"\(attachment)\"\r\n"
+            + "Content-Disposition: attachment; filename=\"\(attachment)\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            + AttachmentFixture.base64Lines(AttachmentFixture.bytes(300_000, seed: 4)) + "--mix--\r\n"
+    }
+
+    private static func alternativeBody(_ word: String, html: String, boundary: String, filler: String = filler) -> String {
+        "--\(boundary)\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\(word)\r\n\(filler)"
+            + "--\(boundary)\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>\(html)</p>\r\n"
+            + "--\(boundary)--\r\n"
+    }
+
+    private static func header(subject: String, contentType: String) -> String {
+        "From: Sender <sender@example.com>\r\nTo: alice@example.test\r\nSubject: \(subject)\r\n"
+            + "Message-ID: <\(subject)-\(UUID().uuidString)@shapes.test>\r\nDate: \(DateFormatter.rfc5322.string(from: Date()))\r\n"
+            + "MIME-Version: 1.0\r\nContent-Type: \(contentType)\r\n"
+    }
+
+    private static let filler = String(repeating: "filler line to pass the size at which a message is stored in part\r\n", count: 4_500)
+
     @Test("an incremental sync sees APPEND, flag changes, EXPUNGE and MOVE by another client")
     func incremental() async throws {
         try await SharedServers.shared {

@@ -85,7 +85,7 @@ extension FolderSynchronizer {
         let small = candidates.filter { $0.size <= rawStoreMaxBytes }
         let large = candidates.filter { $0.size > rawStoreMaxBytes }
         var incoming: [IncomingMessage] = []
-        for group in Self.groups(small, maxBytes: Self.bodyBatchBytes) {
+        for group in Self.groups(small, maxBytes: Self.bodyBatchBytes, size: \.size) {
             let bodies = try await connection.uidFetch(UIDSet(uids: group.map { UInt32(clamping: $0.uid) }), items: ["BODY.PEEK[]"])
             var byUID: [Int64: FetchAttributes] = [:]
             for attributes in bodies { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
@@ -99,15 +99,15 @@ extension FolderSynchronizer {
                                                 arrival: candidate.arrival, fingerprint: candidate.identity.fingerprint))
             }
         }
+        let partials = try await fetchPartials(large, connection: connection)
         for candidate in large {
-            do {
-                let partial = try await fetchPartial(candidate.identity, connection: connection)
-                incoming.append(IncomingMessage(content: .partial(partial), folderId: folderId, uid: candidate.uid,
-                                                flags: candidate.flags, arrival: candidate.arrival))
-            } catch let error as IMAPError where !error.endsConnection {
+            // Left out when a command for it failed (logged): fetched again next sync.
+            guard let partial = partials[candidate.uid] else {
                 failed += 1
-                log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning)
+                continue
             }
+            incoming.append(IncomingMessage(content: .partial(partial), folderId: folderId, uid: candidate.uid,
+                                            flags: candidate.flags, arrival: candidate.arrival))
         }
         return FetchedBatch(known: servers.filter { copies.contains($0.uid) },
                             messages: store.prepare(incoming), failed: failed)
@@ -134,50 +134,116 @@ extension FolderSynchronizer {
         }
     }
 
-    /// Structure and text bodies of a message too large to store whole; its header came
-    /// with its identity.
-    private func fetchPartial(_ identity: ServerIdentity, connection: IMAPConnection) async throws -> PartialContent {
-        let set = UIDSet(uids: [identity.uid])
-        let header = identity.header
-        let size = identity.fingerprint.size
-        let meta = try await connection.uidFetch(set, items: ["BODYSTRUCTURE"]).first
-        guard let structure = meta?.bodyStructure else {
-            return PartialContent(header: header, bodyPlain: nil, bodyHTML: nil, attachments: [], size: size)
+    /// A large message's text sections, to be fetched, with its structure.
+    private struct TextFetch {
+        var candidate: Candidate
+        var structure: BodyStructure
+        var plain: BodyStructure.Leaf?
+        var html: BodyStructure.Leaf?
+
+        init(_ candidate: Candidate, structure: BodyStructure) {
+            self.candidate = candidate
+            self.structure = structure
+            (plain, html) = PartialMessageBuilder.textSections(of: structure)
         }
-        let texts = PartialMessageBuilder.textSections(of: structure)
-        let leaves = [texts.plain, texts.html].compactMap { $0 }
-        let limit = MessageParser.maxBodyBytes
-        var decoded: [String: String] = [:]
-        if !leaves.isEmpty {
-            let items = leaves.map { "BODY.PEEK[\($0.section)]<0.\(limit)>" }
-            let fetched = try await connection.uidFetch(set, items: items).first
-            for leaf in leaves {
-                let bytes = fetched?.bodySections.first { $0.key.spec == leaf.section }?.value ?? []
-                decoded[leaf.section] = MessageParser.decodeText(
-                    bytes, transferEncoding: leaf.part.encoding ?? "7bit",
-                    charset: leaf.part.parameters["charset"], truncated: leaf.part.size > UInt64(limit))
+
+        var leaves: [BodyStructure.Leaf] { [plain, html].compactMap { $0 } }
+
+        /// The most the server sends for them.
+        var bytes: Int { leaves.reduce(0) { $0 + min(Int(clamping: $1.part.size), MessageParser.maxBodyBytes) } }
+
+        /// The store's content: the text sections decoded from what `attributes` holds of
+        /// them (empty texts when the server sent nothing for the message).
+        func content(from attributes: FetchAttributes?) -> PartialContent {
+            func text(_ leaf: BodyStructure.Leaf?) -> String? {
+                guard let leaf else { return nil }
+                let bytes = attributes?.bodySections.first { $0.key.spec == leaf.section }?.value ?? []
+                return MessageParser.decodeText(
+                    bytes, transferEncoding: leaf.part.encoding ?? "7bit", charset: leaf.part.parameters["charset"],
+                    truncated: leaf.part.size > UInt64(MessageParser.maxBodyBytes))
             }
+            return PartialContent(header: candidate.identity.header, bodyPlain: text(plain), bodyHTML: text(html),
+                                  attachments: PartialMessageBuilder.attachments(of: structure), size: candidate.size)
         }
-        return PartialContent(
-            header: header, bodyPlain: texts.plain.flatMap { decoded[$0.section] },
-            bodyHTML: texts.html.flatMap { decoded[$0.section] },
-            attachments: PartialMessageBuilder.attachments(of: structure), size: size)
     }
 
-    /// Consecutive groups whose announced sizes add up to at most `maxBytes` (one message
-    /// larger than that is a group of its own).
-    private static func groups(_ candidates: [Candidate], maxBytes: Int) -> [[Candidate]] {
-        var groups: [[Candidate]] = []
-        var current: [Candidate] = []
-        var bytes = 0
+    /// Structure and text bodies of the messages too large to store whole (their headers
+    /// came with their identities): one BODYSTRUCTURE fetch for them all, then their text
+    /// sections in commands of messages whose text lies in the same sections, at most
+    /// `bodyBatchBytes` of it each. Two round trips a message, one after the other, held up
+    /// the download (docs/DECISIONS.md, "Initial sync: where the CPU went"). A command the
+    /// server refuses leaves its messages out, to be fetched again next sync.
+    private func fetchPartials(_ candidates: [Candidate], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
+        guard !candidates.isEmpty else { return [:] }
+        var structures: [Int64: BodyStructure] = [:]
+        do {
+            let fetched = try await connection.uidFetch(UIDSet(uids: candidates.map(\.identity.uid)), items: ["BODYSTRUCTURE"])
+            for attributes in fetched {
+                if let uid = attributes.uid, let structure = attributes.bodyStructure { structures[Int64(uid)] = structure }
+            }
+        } catch {
+            guard !error.endsConnection else { throw error }
+            for candidate in candidates { log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning) }
+            return [:]
+        }
+        var contents: [Int64: PartialContent] = [:]
+        var fetches: [TextFetch] = []
         for candidate in candidates {
-            if !current.isEmpty && bytes + candidate.size > maxBytes {
+            guard let structure = structures[candidate.uid] else {
+                // No structure given: stored with its header alone.
+                contents[candidate.uid] = PartialContent(header: candidate.identity.header, bodyPlain: nil, bodyHTML: nil,
+                                                         attachments: [], size: candidate.size)
+                continue
+            }
+            let fetch = TextFetch(candidate, structure: structure)
+            if fetch.leaves.isEmpty {
+                contents[candidate.uid] = fetch.content(from: nil)
+            } else {
+                fetches.append(fetch)
+            }
+        }
+        for command in Self.textCommands(fetches) {
+            let items = command[0].leaves.map { "BODY.PEEK[\($0.section)]<0.\(MessageParser.maxBodyBytes)>" }
+            do {
+                let fetched = try await connection.uidFetch(UIDSet(uids: command.map(\.candidate.identity.uid)), items: items)
+                var byUID: [Int64: FetchAttributes] = [:]
+                for attributes in fetched { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
+                for fetch in command { contents[fetch.candidate.uid] = fetch.content(from: byUID[fetch.candidate.uid]) }
+            } catch {
+                guard !error.endsConnection else { throw error }
+                for fetch in command { log.record("UID \(fetch.candidate.uid): \(error); retried next sync", level: .warning) }
+            }
+        }
+        return contents
+    }
+
+    /// `fetches` cut into commands: the messages whose text lies in the same sections, in
+    /// their order, at most `bodyBatchBytes` of text a command.
+    private static func textCommands(_ fetches: [TextFetch]) -> [[TextFetch]] {
+        var sections: [[String]] = []
+        var alike: [[String]: [TextFetch]] = [:]
+        for fetch in fetches {
+            let key = fetch.leaves.map(\.section)
+            if alike[key] == nil { sections.append(key) }
+            alike[key, default: []].append(fetch)
+        }
+        return sections.flatMap { groups(alike[$0] ?? [], maxBytes: bodyBatchBytes, size: \.bytes) }
+    }
+
+    /// Consecutive groups whose sizes add up to at most `maxBytes` (one item larger than
+    /// that is a group of its own).
+    private static func groups<Item>(_ items: [Item], maxBytes: Int, size: (Item) -> Int) -> [[Item]] {
+        var groups: [[Item]] = []
+        var current: [Item] = []
+        var bytes = 0
+        for item in items {
+            if !current.isEmpty && bytes + size(item) > maxBytes {
                 groups.append(current)
                 current = []
                 bytes = 0
             }
-            current.append(candidate)
-            bytes += candidate.size
+            current.append(item)
+            bytes += size(item)
         }
         if !current.isEmpty { groups.append(current) }
         return groups
