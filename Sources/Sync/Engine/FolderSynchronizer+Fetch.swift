@@ -172,7 +172,9 @@ extension FolderSynchronizer {
     /// sections in commands of messages whose text lies in the same sections, at most
     /// `bodyBatchBytes` of it each. Two round trips a message, one after the other, held up
     /// the download (docs/DECISIONS.md, "Initial sync: where the CPU went"). A command the
-    /// server refuses leaves its messages out, to be fetched again next sync.
+    /// server refuses is sent again for each of its messages alone (Gmail refuses a whole
+    /// FETCH for one message it cannot serve), so one such message holds back no other; the
+    /// ones refused alone are left out, to be fetched again next sync.
     private func fetchPartials(_ candidates: [Candidate], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
         guard !candidates.isEmpty else { return [:] }
         var structures: [Int64: BodyStructure] = [:]
@@ -183,8 +185,7 @@ extension FolderSynchronizer {
             }
         } catch {
             guard !error.endsConnection else { throw error }
-            for candidate in candidates { log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning) }
-            return [:]
+            return try await oneByOne(candidates, refusedWith: error) { try await fetchPartials([$0], connection: connection) }
         }
         var contents: [Int64: PartialContent] = [:]
         var fetches: [TextFetch] = []
@@ -203,17 +204,40 @@ extension FolderSynchronizer {
             }
         }
         for command in Self.textCommands(fetches) {
-            let items = command[0].leaves.map { "BODY.PEEK[\($0.section)]<0.\(MessageParser.maxBodyBytes)>" }
-            do {
-                let fetched = try await connection.uidFetch(UIDSet(uids: command.map(\.candidate.identity.uid)), items: items)
-                var byUID: [Int64: FetchAttributes] = [:]
-                for attributes in fetched { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
-                for fetch in command { contents[fetch.candidate.uid] = fetch.content(from: byUID[fetch.candidate.uid]) }
-            } catch {
-                guard !error.endsConnection else { throw error }
-                for fetch in command { log.record("UID \(fetch.candidate.uid): \(error); retried next sync", level: .warning) }
+            contents.merge(try await texts(command, connection: connection)) { first, _ in first }
+        }
+        return contents
+    }
+
+    /// One command for the text sections of `command`'s messages, which lie in the same
+    /// sections; each message alone when the server refuses it.
+    private func texts(_ command: [TextFetch], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
+        let items = command[0].leaves.map { "BODY.PEEK[\($0.section)]<0.\(MessageParser.maxBodyBytes)>" }
+        do {
+            let fetched = try await connection.uidFetch(UIDSet(uids: command.map(\.candidate.identity.uid)), items: items)
+            var byUID: [Int64: FetchAttributes] = [:]
+            for attributes in fetched { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
+            var contents: [Int64: PartialContent] = [:]
+            for fetch in command { contents[fetch.candidate.uid] = fetch.content(from: byUID[fetch.candidate.uid]) }
+            return contents
+        } catch {
+            guard !error.endsConnection else { throw error }
+            return try await oneByOne(command.map(\.candidate), refusedWith: error) { candidate in
+                try await texts(command.filter { $0.candidate.uid == candidate.uid }, connection: connection)
             }
         }
+    }
+
+    /// After the server refused a command for `candidates` with `error`: `fetch` for each of
+    /// them alone; a single message refused is logged and left out.
+    private func oneByOne(_ candidates: [Candidate], refusedWith error: IMAPError,
+                          _ fetch: (Candidate) async throws -> [Int64: PartialContent]) async throws -> [Int64: PartialContent] {
+        guard candidates.count > 1 else {
+            for candidate in candidates { log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning) }
+            return [:]
+        }
+        var contents: [Int64: PartialContent] = [:]
+        for candidate in candidates { contents.merge(try await fetch(candidate)) { first, _ in first } }
         return contents
     }
 

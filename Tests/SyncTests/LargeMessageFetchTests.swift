@@ -1,0 +1,121 @@
+import Activity
+import Foundation
+@testable import IMAP
+import Logging
+@testable import Store
+@testable import Sync
+import TestSupport
+import Testing
+
+/// Messages too large to store whole are described and their texts fetched a batch at a
+/// time (`FolderSynchronizer.fetchPartials`); a command the server refuses is sent again
+/// for each message alone, so one message the server cannot serve holds back no other.
+/// Played against a scripted server: Dovecot answers such a FETCH with OK.
+@Suite("Large messages fetched a batch at a time")
+struct LargeMessageFetchTests {
+    @Test("a refused BODYSTRUCTURE command is sent again per message; only the message refused alone is left out")
+    func refusedStructures() async throws {
+        let (outcome, texts) = try await Self.sync(script: """
+            C: A0002 UID FETCH 1:3 (UID BODYSTRUCTURE)
+            S: A0002 NO Some messages could not be FETCHed (Failure)
+            C: A0003 UID FETCH 1 (UID BODYSTRUCTURE)
+            \(Self.structure(uid: 1))
+            S: A0003 OK done
+            C: A0004 UID FETCH 1 (UID BODY.PEEK[1]<0.10485760>)
+            \(Self.text(uid: 1))
+            S: A0004 OK done
+            C: A0005 UID FETCH 2 (UID BODYSTRUCTURE)
+            S: A0005 NO Some messages could not be FETCHed (Failure)
+            C: A0006 UID FETCH 3 (UID BODYSTRUCTURE)
+            \(Self.structure(uid: 3))
+            S: A0006 OK done
+            C: A0007 UID FETCH 3 (UID BODY.PEEK[1]<0.10485760>)
+            \(Self.text(uid: 3))
+            S: A0007 OK done
+            """)
+        #expect(outcome.added == 2 && outcome.failed == 1, "\(outcome)")
+        #expect(texts == ["text of message 1", "text of message 3"])
+    }
+
+    @Test("a refused text command is sent again per message; the others keep their texts")
+    func refusedTexts() async throws {
+        let (outcome, texts) = try await Self.sync(script: """
+            C: A0002 UID FETCH 1:3 (UID BODYSTRUCTURE)
+            \(Self.structure(uid: 1))
+            \(Self.structure(uid: 2))
+            \(Self.structure(uid: 3))
+            S: A0002 OK done
+            C: A0003 UID FETCH 1:3 (UID BODY.PEEK[1]<0.10485760>)
+            S: A0003 NO Some messages could not be FETCHed (Failure)
+            C: A0004 UID FETCH 1 (UID BODY.PEEK[1]<0.10485760>)
+            \(Self.text(uid: 1))
+            S: A0004 OK done
+            C: A0005 UID FETCH 2 (UID BODY.PEEK[1]<0.10485760>)
+            S: A0005 NO Some messages could not be FETCHed (Failure)
+            C: A0006 UID FETCH 3 (UID BODY.PEEK[1]<0.10485760>)
+            \(Self.text(uid: 3))
+            S: A0006 OK done
+            """)
+        #expect(outcome.added == 2 && outcome.failed == 1, "\(outcome)")
+        #expect(texts == ["text of message 1", "text of message 3"])
+    }
+
+    /// Syncs UIDs 1-3 of a folder, every one over the size stored whole, with `script` played
+    /// after their identities; returns the outcome and the stored messages' plain texts.
+    private static func sync(script: String) async throws -> (FolderSynchronizer.Result, [String]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try MailStore(directory: directory)
+        let accountId = try store.ensureAccount(name: "work", address: "work@example.test", isOffline: false).id ?? -1
+        let folderId = try store.ensureFolder(accountId: accountId, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
+        let synchronizer = FolderSynchronizer(store: store, accountId: accountId, windowDays: 30, rawStoreMaxBytes: 1024,
+                                              log: EventLog(), progress: { _, _ in }, logger: Logger(label: "test"))
+        let server = ScriptedPeer()
+        try await server.activate(port: 143)
+        async let started = IMAPConnection.start(on: server.channel, timeouts: IMAPTimeouts(), logger: Logger(label: "test"))
+        try await server.waitForClient(handler: IMAPClientHandler.self)
+        try await server.send("* OK [CAPABILITY IMAP4rev1] ready")
+        let connection = try await started
+        async let synced: FolderSynchronizer.Result = {
+            var result = FolderSynchronizer.Result()
+            try await synchronizer.fetchNew(inBatches: [1, 2, 3], folderId: folderId, connection: connection, into: &result)
+            return result
+        }()
+        try await server.play("""
+            C: A0001 UID FETCH 1:3 (UID FLAGS INTERNALDATE RFC822.SIZE BODY.PEEK[HEADER])
+            \(identity(uid: 1))
+            \(identity(uid: 2))
+            \(identity(uid: 3))
+            S: A0001 OK done
+            """ + "\n" + script)
+        let outcome = try await synced
+        let texts = try await store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT bodyPlain FROM email WHERE bodyPlain IS NOT NULL ORDER BY messageId")
+        }
+        return (outcome, texts)
+    }
+
+    private static func identity(uid: Int) -> String {
+        let header = "Message-ID: <\(uid)@large.test>\r\nSubject: Large \(uid)\r\n\r\n"
+        return """
+            S: * \(uid) FETCH (UID \(uid) FLAGS () INTERNALDATE "29-Nov-2026 10:00:00 +0000" RFC822.SIZE 500000 BODY[HEADER] {\(header.utf8.count)}
+            S: Message-ID: <\(uid)@large.test>
+            S: Subject: Large \(uid)
+            S: 
+            S: )
+            """
+    }
+
+    private static func structure(uid: Int) -> String {
+        #"S: * \#(uid) FETCH (UID \#(uid) BODYSTRUCTURE ("text" "plain" ("charset" "utf-8") NIL NIL "7bit" 500000 10000 NIL NIL NIL NIL))"#
+    }
+
+    private static func text(uid: Int) -> String {
+        let body = "text of message \(uid)"
+        return """
+            S: * \(uid) FETCH (UID \(uid) BODY[1]<0> {\(body.utf8.count)}
+            S: \(body))
+            """
+    }
+}
