@@ -69,7 +69,7 @@ extension FolderSynchronizer {
     /// the bodies of the ones that are not copies of stored messages. Known copies are found
     /// by a read, without waiting for the batch being written; they are linked when stored.
     private func fetch(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> FetchedBatch {
-        let identities = try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems)
+        let (identities, refused) = try await identities(of: uids, connection: connection)
         let fetched = identities.compactMap { attributes in
             ServerIdentity(attributes).map {
                 Candidate(identity: $0, flags: Self.messageFlags(attributes.flags ?? []), arrival: attributes.internalDate ?? Date())
@@ -80,19 +80,17 @@ extension FolderSynchronizer {
         }
         let copies = try store.serverCopies(servers, accountId: accountId, folderId: folderId)
         let candidates = fetched.filter { !copies.contains($0.uid) }
-        var failed = 0
+        var failed = refused
         // A UID the server did not answer for has vanished meanwhile: nothing to store.
         let small = candidates.filter { $0.size <= rawStoreMaxBytes }
         let large = candidates.filter { $0.size > rawStoreMaxBytes }
         var incoming: [IncomingMessage] = []
         for group in Self.groups(small, maxBytes: Self.bodyBatchBytes, size: \.size) {
-            let bodies = try await connection.uidFetch(UIDSet(uids: group.map { UInt32(clamping: $0.uid) }), items: ["BODY.PEEK[]"])
-            var byUID: [Int64: FetchAttributes] = [:]
-            for attributes in bodies { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
+            let bodies = try await wholeMessages(group, connection: connection)
             for candidate in group {
-                guard let raw = byUID[candidate.uid]?.bodySections[BodySection("")] else {
+                // Left out when the server sent nothing for it or refused it (logged).
+                guard let raw = bodies[candidate.uid] else {
                     failed += 1
-                    log.record("UID \(candidate.uid): server sent no content; retried next sync", level: .warning)
                     continue
                 }
                 incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid, flags: candidate.flags,
@@ -132,6 +130,50 @@ extension FolderSynchronizer {
                 }
             }.get()
         }
+    }
+
+    /// What identifies the messages of `uids`, in one command; each UID alone when the
+    /// server refuses it (Gmail refuses a whole FETCH for one message it cannot serve). The
+    /// ones refused alone are logged and counted, to be fetched again next sync.
+    private func identities(of uids: [Int64], connection: IMAPConnection) async throws -> (found: [FetchAttributes], refused: Int) {
+        do {
+            return (try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems), 0)
+        } catch {
+            guard !error.endsConnection else { throw error }
+            guard uids.count > 1 else {
+                for uid in uids { log.record("UID \(uid): \(error); retried next sync", level: .warning) }
+                return ([], uids.count)
+            }
+            var found: [FetchAttributes] = []
+            var refused = 0
+            for uid in uids {
+                let one = try await identities(of: [uid], connection: connection)
+                found += one.found
+                refused += one.refused
+            }
+            return (found, refused)
+        }
+    }
+
+    /// The bytes of `group`'s messages, in one command; each message alone when the server
+    /// refuses it. One the server sends nothing for is logged and left out, to be fetched
+    /// again next sync.
+    private func wholeMessages(_ group: [Candidate], connection: IMAPConnection) async throws -> [Int64: [UInt8]] {
+        let fetched: [FetchAttributes]
+        do {
+            fetched = try await connection.uidFetch(UIDSet(uids: group.map(\.identity.uid)), items: ["BODY.PEEK[]"])
+        } catch {
+            guard !error.endsConnection else { throw error }
+            return try await oneByOne(group, refusedWith: error) { try await wholeMessages([$0], connection: connection) }
+        }
+        var bodies: [Int64: [UInt8]] = [:]
+        for attributes in fetched {
+            if let uid = attributes.uid, let raw = attributes.bodySections[BodySection("")] { bodies[Int64(uid)] = raw }
+        }
+        for candidate in group where bodies[candidate.uid] == nil {
+            log.record("UID \(candidate.uid): server sent no content; retried next sync", level: .warning)
+        }
+        return bodies
     }
 
     /// A large message's text sections, to be fetched, with its structure.
@@ -230,13 +272,13 @@ extension FolderSynchronizer {
 
     /// After the server refused a command for `candidates` with `error`: `fetch` for each of
     /// them alone; a single message refused is logged and left out.
-    private func oneByOne(_ candidates: [Candidate], refusedWith error: IMAPError,
-                          _ fetch: (Candidate) async throws -> [Int64: PartialContent]) async throws -> [Int64: PartialContent] {
+    private func oneByOne<Content>(_ candidates: [Candidate], refusedWith error: IMAPError,
+                                   _ fetch: (Candidate) async throws -> [Int64: Content]) async throws -> [Int64: Content] {
         guard candidates.count > 1 else {
             for candidate in candidates { log.record("UID \(candidate.uid): \(error); retried next sync", level: .warning) }
             return [:]
         }
-        var contents: [Int64: PartialContent] = [:]
+        var contents: [Int64: Content] = [:]
         for candidate in candidates { contents.merge(try await fetch(candidate)) { first, _ in first } }
         return contents
     }
