@@ -10,7 +10,8 @@ import Testing
 /// New messages are fetched a batch at a time: small ones whole, large ones described and
 /// their texts fetched (`FolderSynchronizer.fetchPartials`). A command the server refuses
 /// is sent again for each message alone, so one message the server cannot serve holds back
-/// no other. Played against a scripted server: Dovecot answers such a FETCH with OK.
+/// no other. Played against a scripted server: the test Dovecot could not be made to refuse
+/// a FETCH of messages it can read.
 @Suite("Messages fetched a batch at a time, and commands the server refuses")
 struct BatchedFetchTests {
     @Test("a refused identity command is sent again per UID; the UID refused alone counts as failed, the others are stored")
