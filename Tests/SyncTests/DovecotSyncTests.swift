@@ -1,7 +1,7 @@
 import Foundation
 import MailCore
 @testable import Store
-import Sync
+@testable import Sync
 import TestSupport
 import Testing
 
@@ -91,6 +91,34 @@ struct DovecotSyncTests {
                     "\(htmls.map { $0.prefix(40) })")
             let withAttachment = try #require(messages.first { $0.fileName.contains("zebrafour") })
             #expect(try harness.store.attachments(ofEmail: withAttachment.id).map(\.fileName) == ["four.bin"])
+        }
+    }
+
+    @Test("a new account's first folder, more than a batch, is stored without its headers fetched first; a COPY of it elsewhere is linked, not stored again")
+    func firstFolderThenItsCopy() async throws {
+        try await SharedServers.shared {
+            let count = FolderSynchronizer.batchSize + 5
+            let (first, ids) = try await seededFolder("First", count: count, big: 1)
+            let copy = "Copied-\(UUID().uuidString.prefix(8))"
+            try await TestServers.seed(["create-mailbox", "--user", "alice", copy])
+            try await TestServers.seed(["copy", "--user", "alice", "--mailbox", first, "--uids", "1:*", "--to", copy])
+            // Only these two folders, in a store that holds nothing yet.
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            let account = try harness.store.ensureAccount(name: "work", address: try TestServers.env("ALICE_EMAIL"), isOffline: false)
+            for path in [first, copy] {
+                _ = try harness.store.ensureFolder(accountId: account.id ?? -1, path: path, imapPath: path, type: .custom)
+            }
+            let stored = try await harness.syncFolder("work", first)
+            #expect(stored.added == count && stored.failed == 0, "\(stored)")
+            let linked = try await harness.syncFolder("work", copy)
+            #expect(linked.linked == count && linked.added == 0, "fingerprints taken from the bytes match the server's: \(linked)")
+            let messages = try harness.messages("work", first)
+            let messageIds = try await harness.store.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT messageId FROM email WHERE accountId = ?", arguments: [account.id])
+            }
+            #expect(messageIds.count == count && Set(messageIds) == Set(ids))
+            #expect(try harness.messages("work", copy).map(\.id).sorted() == messages.map(\.id).sorted())
+            #expect(try harness.store.rawMessage(emailId: try #require(messages.first { $0.sizeBytes > 256 * 1024 }).id) == nil)
         }
     }
 

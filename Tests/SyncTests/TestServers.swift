@@ -1,9 +1,10 @@
 import Activity
 import Config
 import Foundation
+import Logging
 import Store
 import StoreTestSupport
-import Sync
+@testable import Sync
 import TestSupport
 import Testing
 
@@ -156,6 +157,24 @@ final class SyncHarness: Sendable {
     /// Files listed in the folder, their distinct names and its `.status` count.
     func counts(_ account: String, _ path: String) throws -> ListingInvariant.Counts {
         try ListingInvariant.counts(store, account: account, folder: path)
+    }
+
+    /// One folder's sync on a connection of its own, as the account's sync runs it.
+    func syncFolder(_ account: String, _ path: String, widenWindowBy days: Int = 0) async throws -> FolderSynchronizer.Result {
+        let settings = try #require(config.accounts.first { $0.name == account })
+        let logger = Logger(label: "test.folder")
+        let connection = try await AccountConnector(account: settings, timing: SyncTiming(), logger: logger).open(phase: { _ in })
+        let synchronizer = FolderSynchronizer(
+            store: store, accountId: try accountId(account), windowDays: settings.settings.syncWindowDays + days,
+            rawStoreMaxBytes: settings.settings.rawStoreMaxBytes, log: EventLog(), progress: { _, _ in }, logger: logger)
+        do {
+            let result = try await synchronizer.sync(try folder(account, path), over: connection)
+            await connection.logout()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
     }
 
     /// Issue 11, "no message is ever hidden": the messages `user`'s server mailbox holds,

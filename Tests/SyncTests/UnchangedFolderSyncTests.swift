@@ -33,31 +33,13 @@ struct UnchangedFolderSyncTests {
         return (harness, folder)
     }
 
-    /// One folder's sync on a connection of its own, as the account's sync runs it.
-    func syncFolder(_ harness: SyncHarness, _ path: String, widenWindowBy days: Int = 0) async throws -> FolderSynchronizer.Result {
-        let account = try #require(harness.config.accounts.first)
-        let logger = Logger(label: "test.unchanged")
-        let connection = try await AccountConnector(account: account, timing: SyncTiming(), logger: logger).open(phase: { _ in })
-        let synchronizer = FolderSynchronizer(
-            store: harness.store, accountId: try harness.accountId("work"), windowDays: account.settings.syncWindowDays + days,
-            rawStoreMaxBytes: account.settings.rawStoreMaxBytes, log: EventLog(), progress: { _, _ in }, logger: logger)
-        do {
-            let result = try await synchronizer.sync(try harness.folder("work", path), over: connection)
-            await connection.logout()
-            return result
-        } catch {
-            await connection.close()
-            throw error
-        }
-    }
-
     @Test("a folder nobody changed is unchanged after its complete sync, again and again, its listing as it was")
     func nothingChanged() async throws {
         try await SharedServers.shared {
             let (harness, folder) = try await syncedFolder()
             let before = try harness.messages("work", folder).map(\.id)
             for _ in 0..<2 {
-                #expect(try await syncFolder(harness, folder).unchanged)
+                #expect(try await harness.syncFolder("work", folder).unchanged)
             }
             #expect(try harness.messages("work", folder).map(\.id) == before)
             try await harness.expectAgreement("work", user: "alice", folder: folder)
@@ -79,7 +61,7 @@ struct UnchangedFolderSyncTests {
             default:
                 try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", first])
             }
-            let result = try await syncFolder(harness, folder)
+            let result = try await harness.syncFolder("work", folder)
             #expect(!result.unchanged)
             let expected: [Int] = switch change {
             case "append": [1, 0, 0]
@@ -87,7 +69,7 @@ struct UnchangedFolderSyncTests {
             default: [0, 0, 1]
             }
             #expect([result.added, result.flagChanges, result.removed] == expected, "\(result)")
-            #expect(try await syncFolder(harness, folder).unchanged)
+            #expect(try await harness.syncFolder("work", folder).unchanged)
             try await harness.expectAgreement("work", user: "alice", folder: folder)
         }
     }
@@ -99,10 +81,10 @@ struct UnchangedFolderSyncTests {
             let record = try harness.folder("work", folder)
             let uid = try #require(try harness.store.knownMessages(folderId: record.id ?? -1).keys.min())
             #expect(try harness.store.removeFromFolder(folderId: record.id ?? -1, uids: [uid]) == 1)
-            let result = try await syncFolder(harness, folder)
+            let result = try await harness.syncFolder("work", folder)
             #expect(!result.unchanged && result.added + result.linked == 1, "\(result)")
             #expect(try harness.messages("work", folder).count == 3)
-            #expect(try await syncFolder(harness, folder).unchanged)
+            #expect(try await harness.syncFolder("work", folder).unchanged)
         }
     }
 
@@ -110,8 +92,8 @@ struct UnchangedFolderSyncTests {
     func widerWindow() async throws {
         try await SharedServers.shared {
             let (harness, folder) = try await syncedFolder()
-            #expect(!(try await syncFolder(harness, folder, widenWindowBy: 30).unchanged))
-            #expect(try await syncFolder(harness, folder, widenWindowBy: 30).unchanged)
+            #expect(!(try await harness.syncFolder("work", folder, widenWindowBy: 30).unchanged))
+            #expect(try await harness.syncFolder("work", folder, widenWindowBy: 30).unchanged)
         }
     }
 }

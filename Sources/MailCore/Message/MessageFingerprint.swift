@@ -22,12 +22,27 @@ public struct MessageFingerprint: Hashable, Sendable {
     /// §2.3.1.1 and Dovecot does so for messages appended with bare LFs), so a bare LF counts
     /// as CRLF, and the header section runs to its first empty line (RFC 3501 §6.4.5).
     public init(message raw: [UInt8]) {
+        let (header, bareLineFeeds) = Self.headerSection(of: raw, countingBareLineFeeds: true)
+        self.init(size: raw.count + bareLineFeeds, header: header)
+    }
+
+    /// Of a message a server sent whole without its header first: the size it reported
+    /// (`RFC822.SIZE`, its word even where it differs from the bytes it sent) and the
+    /// header section of those bytes, which is what it sends for `BODY[HEADER]`.
+    public init(reportedSize: Int, message raw: [UInt8]) {
+        self.init(size: reportedSize, header: Self.headerSection(of: raw, countingBareLineFeeds: false).header)
+    }
+
+    /// The header section as a server sends it (every line ending in CRLF, up to and with
+    /// the first empty line), and how many bare LFs the whole message has when counted
+    /// (the walk stops at the header's end otherwise).
+    private static func headerSection(of raw: [UInt8], countingBareLineFeeds: Bool) -> (header: [UInt8], bareLineFeeds: Int) {
         let bytes = raw[...]
         var header: [UInt8] = []
         var bareLineFeeds = 0
         var start = bytes.startIndex
         var inHeader = true
-        while start < bytes.endIndex {
+        while start < bytes.endIndex && (inHeader || countingBareLineFeeds) {
             let line = ByteSearch.line(startingAt: start, in: bytes)
             let terminated = line.next > line.contentEnd && bytes[line.next - 1] == ASCII.lf
             if terminated && bytes[line.contentEnd] == ASCII.lf { bareLineFeeds += 1 }
@@ -38,7 +53,7 @@ public struct MessageFingerprint: Hashable, Sendable {
             }
             start = line.next
         }
-        self.init(size: raw.count + bareLineFeeds, header: header)
+        return (header, bareLineFeeds)
     }
 
     /// As kept in the store: `size:digest`.

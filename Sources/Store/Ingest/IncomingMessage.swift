@@ -60,21 +60,25 @@ public struct IncomingMessage: Sendable {
     /// fingerprint is computed from them. Servers may report a size other than the byte
     /// count they send, so a synced message keeps the server's word.
     public var fingerprint: MessageFingerprint?
+    /// RFC822.SIZE of whole bytes a server sent without their header first (`fingerprint`
+    /// nil): the fingerprint is then that size and the header section of the bytes.
+    public var reportedSize: Int?
 
     public init(raw: [UInt8], folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date,
-                fingerprint: MessageFingerprint? = nil) {
+                fingerprint: MessageFingerprint? = nil, reportedSize: Int? = nil) {
         self.init(content: .raw(raw), folderId: folderId, uid: uid, flags: flags, arrival: arrival,
-                  fingerprint: fingerprint)
+                  fingerprint: fingerprint, reportedSize: reportedSize)
     }
 
     public init(content: Content, folderId: Int64, uid: Int64, flags: MessageFlags, arrival: Date,
-                fingerprint: MessageFingerprint? = nil) {
+                fingerprint: MessageFingerprint? = nil, reportedSize: Int? = nil) {
         self.content = content
         self.folderId = folderId
         self.uid = uid
         self.flags = flags
         self.arrival = arrival
         self.fingerprint = fingerprint
+        self.reportedSize = reportedSize
     }
 }
 

@@ -40,7 +40,7 @@ struct PreparedMessage: Sendable {
             parsed.partTypes = Array(parsed.partTypes.prefix(1)) + (partial.bodyPlain == nil ? [] : ["text/plain"])
                 + (partial.bodyHTML == nil ? [] : ["text/html"]) + partial.attachments.map(\.mimeType)
         }
-        fingerprint = incoming.fingerprint ?? Self.fingerprint(of: incoming.content)
+        fingerprint = incoming.fingerprint ?? Self.fingerprint(of: incoming.content, reportedSize: incoming.reportedSize)
         baseFileName = FileNamer.messageFileName(date: parsed.date ?? incoming.arrival,
                                                  from: FileNamer.senderName(parsed.from.first), subject: parsed.subject)
         searchEntry = SearchEntry(parsed)
@@ -48,11 +48,13 @@ struct PreparedMessage: Sendable {
                                       keepsTexts: raw == nil))
     }
 
-    /// Without the server's word: local bytes as a server would report them; a partial
-    /// message from the header section and RFC822.SIZE it came with.
-    private static func fingerprint(of content: IncomingMessage.Content) -> MessageFingerprint {
+    /// Without the server's word: local bytes as a server would report them; bytes a server
+    /// sent whole, by the size it reported; a partial message from the header section and
+    /// RFC822.SIZE it came with.
+    private static func fingerprint(of content: IncomingMessage.Content, reportedSize: Int?) -> MessageFingerprint {
         switch content {
-        case .raw(let bytes): return MessageFingerprint(message: bytes)
+        case .raw(let bytes):
+            return reportedSize.map { MessageFingerprint(reportedSize: $0, message: bytes) } ?? MessageFingerprint(message: bytes)
         case .partial(let partial): return MessageFingerprint(size: partial.size, header: partial.header)
         }
     }

@@ -215,6 +215,18 @@ extension MailStore {
         }
     }
 
+    /// Whether the account has a message that `folderId` does not hold under a server UID:
+    /// one that a new UID of the folder could be a copy of (`SameMessage.serverCopy`). Reads
+    /// the folder's messages until it finds one; the first message of another folder ends it.
+    public func holdsMessagesOutside(folderId: Int64, accountId: Int64) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM email e WHERE e.accountId = ? AND NOT EXISTS
+                  (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND f.folderId = ? AND f.imapUID > 0))
+                """, arguments: [accountId, folderId]) ?? true
+        }
+    }
+
     /// `linkKnownMessage` for a batch of a folder's new messages, in one transaction (the
     /// sync asks for every message it is about to download); returns the UIDs linked.
     public func linkKnownMessages(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {

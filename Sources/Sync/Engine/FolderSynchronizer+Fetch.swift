@@ -6,7 +6,9 @@ import Store
 /// Fetching new messages: first what identifies them (size, header, flags), so a message
 /// the store already holds from another folder (a COPY, a Gmail label) or from before a
 /// UIDVALIDITY change is only linked (FR-SYNC-01; docs/SYNC-RULES.md, "The same message");
-/// then small messages whole and large ones in parts.
+/// then small messages whole and large ones in parts. When the store holds nothing such a
+/// message could be a copy of (a new account's first folder), the headers are not asked
+/// for first: the bytes are what identifies them.
 extension FolderSynchronizer {
     struct BatchOutcome {
         var added = 0
@@ -15,15 +17,29 @@ extension FolderSynchronizer {
     }
 
     private struct Candidate {
-        var identity: ServerIdentity
+        var uid: Int64
+        var size: Int
         var flags: MessageFlags
         var arrival: Date
+        /// Its header section, when it was fetched before the body to look for a stored copy.
+        var header: [UInt8]?
 
-        var uid: Int64 { Int64(identity.uid) }
-        var size: Int { identity.fingerprint.size }
+        init?(_ attributes: FetchAttributes) {
+            guard let uid = attributes.uid else { return nil }
+            self.uid = Int64(uid)
+            size = Int(clamping: attributes.rfc822Size ?? 0)
+            flags = FolderSynchronizer.messageFlags(attributes.flags ?? [])
+            arrival = attributes.internalDate ?? Date()
+            header = attributes.body(BodySection("HEADER"))
+        }
+
+        var fingerprint: MessageFingerprint? { header.map { MessageFingerprint(size: size, header: $0) } }
     }
 
+    /// What a batch's first command asks of each message: with the header when a stored
+    /// copy may be found by it (`ServerIdentity`), without it when none can.
     static let identityItems = ["FLAGS", "INTERNALDATE"] + ServerIdentity.fetchItems
+    static let summaryItems = ["FLAGS", "INTERNALDATE", "RFC822.SIZE"]
 
     /// A batch as downloaded, not yet stored.
     private struct FetchedBatch: Sendable {
@@ -41,6 +57,7 @@ extension FolderSynchronizer {
     /// fails, the batch before it is still stored and checkpointed before the error goes up.
     func fetchNew(inBatches uids: [Int64], folderId: Int64, connection: IMAPConnection, into result: inout Result,
                   afterEach: (_ batch: [Int64]) throws -> Void = { _ in }) async throws {
+        let lookForCopies = try mayFindCopies(fetching: uids.count, folderId: folderId)
         var storing: (uids: [Int64], outcome: Task<BatchOutcome, Error>)?
         func finishStoring(into result: inout Result) async throws {
             guard let (batch, task) = storing else { return }
@@ -54,7 +71,8 @@ extension FolderSynchronizer {
         do {
             for start in stride(from: 0, to: uids.count, by: Self.batchSize) {
                 let batch = Array(uids[start..<min(start + Self.batchSize, uids.count)])
-                let fetched = try await fetch(batch, folderId: folderId, connection: connection)
+                let fetched = try await fetch(batch, folderId: folderId, lookForCopies: lookForCopies,
+                                              connection: connection)
                 try await finishStoring(into: &result)
                 storing = (batch, store(fetched, folderId: folderId))
             }
@@ -65,20 +83,32 @@ extension FolderSynchronizer {
         try await finishStoring(into: &result)
     }
 
+    /// Whether asking for the headers first can spare a download: unless the store holds a
+    /// message of the account that this folder does not hold under a server UID, no new
+    /// UID can be a copy of a stored message. The question reads the folder's messages, so
+    /// it is asked only for more than a batch; a single batch pays one small command.
+    /// Answered once: a copy stored meanwhile by another path (IDLE, a `cp`) is still
+    /// linked by the ingest, whose transaction looks again; it only costs its download.
+    private func mayFindCopies(fetching count: Int, folderId: Int64) throws -> Bool {
+        guard count > Self.batchSize else { return true }
+        return try store.holdsMessagesOutside(folderId: folderId, accountId: accountId)
+    }
+
     /// Downloads what the store lacks of `uids`: what identifies each message first, then
     /// the bodies of the ones that are not copies of stored messages. Known copies are found
     /// by a read, without waiting for the batch being written; they are linked when stored.
-    private func fetch(_ uids: [Int64], folderId: Int64, connection: IMAPConnection) async throws -> FetchedBatch {
-        let (identities, refused) = try await identities(of: uids, connection: connection)
-        let fetched = identities.compactMap { attributes in
-            ServerIdentity(attributes).map {
-                Candidate(identity: $0, flags: Self.messageFlags(attributes.flags ?? []), arrival: attributes.internalDate ?? Date())
+    private func fetch(_ uids: [Int64], folderId: Int64, lookForCopies: Bool,
+                       connection: IMAPConnection) async throws -> FetchedBatch {
+        let items = lookForCopies ? Self.identityItems : Self.summaryItems
+        let (described, refused) = try await describe(uids, items: items, connection: connection)
+        let fetched = described.compactMap(Candidate.init)
+        let servers = fetched.compactMap { candidate in
+            candidate.fingerprint.map {
+                MailStore.ServerMessage(fingerprint: $0, messageID: MessageParser.messageID(ofHeader: candidate.header ?? []),
+                                        uid: candidate.uid)
             }
         }
-        let servers = fetched.map {
-            MailStore.ServerMessage(fingerprint: $0.identity.fingerprint, messageID: $0.identity.messageID, uid: $0.uid)
-        }
-        let copies = try store.serverCopies(servers, accountId: accountId, folderId: folderId)
+        let copies = servers.isEmpty ? [] : try store.serverCopies(servers, accountId: accountId, folderId: folderId)
         let candidates = fetched.filter { !copies.contains($0.uid) }
         var failed = refused
         // A UID the server did not answer for has vanished meanwhile: nothing to store.
@@ -94,7 +124,8 @@ extension FolderSynchronizer {
                     continue
                 }
                 incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid, flags: candidate.flags,
-                                                arrival: candidate.arrival, fingerprint: candidate.identity.fingerprint))
+                                                arrival: candidate.arrival, fingerprint: candidate.fingerprint,
+                                                reportedSize: candidate.size))
             }
         }
         let partials = try await fetchPartials(large, connection: connection)
@@ -132,12 +163,13 @@ extension FolderSynchronizer {
         }
     }
 
-    /// What identifies the messages of `uids`, in one command; each UID alone when the
-    /// server refuses it (Gmail refuses a whole FETCH for one message it cannot serve). The
-    /// ones refused alone are logged and counted, to be fetched again next sync.
-    private func identities(of uids: [Int64], connection: IMAPConnection) async throws -> (found: [FetchAttributes], refused: Int) {
+    /// `items` of the messages of `uids`, in one command; each UID alone when the server
+    /// refuses it (Gmail refuses a whole FETCH for one message it cannot serve). The ones
+    /// refused alone are logged and counted, to be fetched again next sync.
+    private func describe(_ uids: [Int64], items: [String],
+                          connection: IMAPConnection) async throws -> (found: [FetchAttributes], refused: Int) {
         do {
-            return (try await connection.uidFetch(UIDSet(uids: uids.map { UInt32(clamping: $0) }), items: Self.identityItems), 0)
+            return (try await connection.uidFetch(Self.uidSet(uids), items: items), 0)
         } catch {
             guard !error.endsConnection else { throw error }
             guard uids.count > 1 else {
@@ -147,7 +179,7 @@ extension FolderSynchronizer {
             var found: [FetchAttributes] = []
             var refused = 0
             for uid in uids {
-                let one = try await identities(of: [uid], connection: connection)
+                let one = try await describe([uid], items: items, connection: connection)
                 found += one.found
                 refused += one.refused
             }
@@ -161,7 +193,7 @@ extension FolderSynchronizer {
     private func wholeMessages(_ group: [Candidate], connection: IMAPConnection) async throws -> [Int64: [UInt8]] {
         let fetched: [FetchAttributes]
         do {
-            fetched = try await connection.uidFetch(UIDSet(uids: group.map(\.identity.uid)), items: ["BODY.PEEK[]"])
+            fetched = try await connection.uidFetch(Self.uidSet(group.map(\.uid)), items: ["BODY.PEEK[]"])
         } catch {
             guard !error.endsConnection else { throw error }
             return try await oneByOne(group, refusedWith: error) { try await wholeMessages([$0], connection: connection) }
@@ -204,13 +236,13 @@ extension FolderSynchronizer {
                     bytes, transferEncoding: leaf.part.encoding ?? "7bit", charset: leaf.part.parameters["charset"],
                     truncated: leaf.part.size > UInt64(MessageParser.maxBodyBytes))
             }
-            return PartialContent(header: candidate.identity.header, bodyPlain: text(plain), bodyHTML: text(html),
+            return PartialContent(header: candidate.header ?? [], bodyPlain: text(plain), bodyHTML: text(html),
                                   attachments: PartialMessageBuilder.attachments(of: structure), size: candidate.size)
         }
     }
 
-    /// Structure and text bodies of the messages too large to store whole (their headers
-    /// came with their identities): one BODYSTRUCTURE fetch for them all, then their text
+    /// Header, structure and text bodies of the messages too large to store whole: one
+    /// BODYSTRUCTURE fetch for them all (with their headers unless those came first), then their text
     /// sections in commands of messages whose text lies in the same sections, at most
     /// `bodyBatchBytes` of it each. Two round trips a message, one after the other, held up
     /// the download (docs/DECISIONS.md, "Initial sync: where the CPU went"). A command the
@@ -220,10 +252,13 @@ extension FolderSynchronizer {
     private func fetchPartials(_ candidates: [Candidate], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
         guard !candidates.isEmpty else { return [:] }
         var structures: [Int64: BodyStructure] = [:]
+        var headers: [Int64: [UInt8]] = [:]
+        let items = ["BODYSTRUCTURE"] + (candidates.contains { $0.header == nil } ? ["BODY.PEEK[HEADER]"] : [])
         do {
-            let fetched = try await connection.uidFetch(UIDSet(uids: candidates.map(\.identity.uid)), items: ["BODYSTRUCTURE"])
-            for attributes in fetched {
-                if let uid = attributes.uid, let structure = attributes.bodyStructure { structures[Int64(uid)] = structure }
+            for attributes in try await connection.uidFetch(Self.uidSet(candidates.map(\.uid)), items: items) {
+                guard let uid = attributes.uid.map(Int64.init) else { continue }
+                if let structure = attributes.bodyStructure { structures[uid] = structure }
+                if let header = attributes.body(BodySection("HEADER")) { headers[uid] = header }
             }
         } catch {
             guard !error.endsConnection else { throw error }
@@ -231,10 +266,11 @@ extension FolderSynchronizer {
         }
         var contents: [Int64: PartialContent] = [:]
         var fetches: [TextFetch] = []
-        for candidate in candidates {
+        for var candidate in candidates {
+            candidate.header = candidate.header ?? headers[candidate.uid]
             guard let structure = structures[candidate.uid] else {
                 // No structure given: stored with its header alone.
-                contents[candidate.uid] = PartialContent(header: candidate.identity.header, bodyPlain: nil, bodyHTML: nil,
+                contents[candidate.uid] = PartialContent(header: candidate.header ?? [], bodyPlain: nil, bodyHTML: nil,
                                                          attachments: [], size: candidate.size)
                 continue
             }
@@ -256,7 +292,7 @@ extension FolderSynchronizer {
     private func texts(_ command: [TextFetch], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
         let items = command[0].leaves.map { "BODY.PEEK[\($0.section)]<0.\(MessageParser.maxBodyBytes)>" }
         do {
-            let fetched = try await connection.uidFetch(UIDSet(uids: command.map(\.candidate.identity.uid)), items: items)
+            let fetched = try await connection.uidFetch(Self.uidSet(command.map(\.candidate.uid)), items: items)
             var byUID: [Int64: FetchAttributes] = [:]
             for attributes in fetched { if let uid = attributes.uid { byUID[Int64(uid)] = attributes } }
             var contents: [Int64: PartialContent] = [:]
@@ -295,6 +331,8 @@ extension FolderSynchronizer {
         }
         return sections.flatMap { groups(alike[$0] ?? [], maxBytes: bodyBatchBytes, size: \.bytes) }
     }
+
+    private static func uidSet(_ uids: [Int64]) -> UIDSet { UIDSet(uids: uids.map { UInt32(clamping: $0) }) }
 
     /// Consecutive groups whose sizes add up to at most `maxBytes` (one item larger than
     /// that is a group of its own).
