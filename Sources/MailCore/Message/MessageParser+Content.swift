@@ -43,21 +43,7 @@ extension MessageParser {
     /// CR LF (and a lone CR) turned into LF.
     static func withLFLineEnds(_ text: String) -> String {
         var source = text
-        let converted: [UInt8]? = source.withUTF8 { input in
-            guard input.contains(ASCII.cr) else { return nil }
-            return [UInt8](unsafeUninitializedCapacity: input.count) { output, initialized in
-                var count = 0
-                var previousWasCR = false
-                for byte in input {
-                    if byte != ASCII.lf || !previousWasCR {
-                        output[count] = byte == ASCII.cr ? ASCII.lf : byte
-                        count += 1
-                    }
-                    previousWasCR = byte == ASCII.cr
-                }
-                initialized = count
-            }
-        }
+        let converted = source.withUTF8 { ByteSearch.lineEndsAsLF($0) }
         return converted.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 }

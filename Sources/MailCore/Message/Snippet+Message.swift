@@ -20,7 +20,7 @@ extension Snippet {
         var count = 0
         var pendingSpace = false
         for character in text {
-            if character.isWhitespace || character.unicodeScalars.allSatisfy({ $0.value < 0x20 }) {
+            if isBlank(character) {
                 pendingSpace = count > 0
                 continue
             }
@@ -32,5 +32,12 @@ extension Snippet {
             pendingSpace = false
         }
         return result
+    }
+
+    /// Whitespace or a control character. ASCII is answered from its byte: Unicode's
+    /// whitespace property is a table search per character, a tenth of a sync's parsing.
+    static func isBlank(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii <= 0x20 }
+        return character.isWhitespace || character.unicodeScalars.allSatisfy { $0.value < 0x20 }
     }
 }
