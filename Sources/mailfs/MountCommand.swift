@@ -25,6 +25,10 @@ struct MountCommand: ParsableCommand {
     @Flag(help: "libfuse request trace on stderr.")
     var fuseDebug = false
 
+    @Flag(inversion: .prefixedNo,
+          help: "While a command reads the tree in a burst (grep -r, find), keep idle CPUs polling instead of sleeping (needs root).")
+    var burstPolling = true
+
     @OptionGroup var location: LocationOptions
 
     func run() throws {
@@ -56,7 +60,7 @@ struct MountCommand: ParsableCommand {
         let activities = AccountActivities(profiles: AccountProfiles.make(config: config))
         let tree = MailTree(store: store, activities: activities, settings: settings)
         let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
-                                   allowOther: allowOther, debug: fuseDebug,
+                                   allowOther: allowOther, debug: fuseDebug, keepsCPUsAwakeInBursts: burstPolling,
                                    spaceReportPath: store.databaseURL.deletingLastPathComponent().path)
         let session = FuseSession(filesystem: tree, options: options)
         // Composed before mounting: touching the mount point before the loop serves would

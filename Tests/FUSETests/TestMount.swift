@@ -13,13 +13,13 @@ final class TestMount: Sendable {
     private let loopEnded = DispatchSemaphore(value: 0)
     private let loopError = Mutex<String?>(nil)
 
-    init(handleSignals: Bool = false, timeouts: Double = 60) throws {
+    init(handleSignals: Bool = false, timeouts: Double = 60, keepsCPUsAwakeInBursts: Bool = true) throws {
         base = try makeTemporaryDirectory()
         mountPoint = base + "/mnt"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         session = FuseSession(filesystem: filesystem, options: MountOptions(
             mountPoint: mountPoint, entryTimeout: timeouts, attributeTimeout: timeouts,
-            negativeEntryTimeout: timeouts, handleSignals: handleSignals))
+            negativeEntryTimeout: timeouts, keepsCPUsAwakeInBursts: keepsCPUsAwakeInBursts, handleSignals: handleSignals))
         try session.mount()
         let thread = Thread { [self] in serve() }
         thread.name = "test-fuse-loop"

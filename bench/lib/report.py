@@ -78,6 +78,8 @@ def fuse_limit(rows: dict) -> list:
     lines = []
     references = (("grep", "grep -r", "fuse-grep", "passthrough FUSE file system", "passthrough"),
                   ("ls-l", "ls -l", "fuse-ls-l", "passthrough FUSE file system", "passthrough"),
+                  ("grep", "grep -r", "fuse-polling-grep", "passthrough with the CPUs kept polling",
+                   "passthrough with the CPUs kept polling"),
                   ("grep", "grep -r", "fuse-noopen-grep", "passthrough without OPEN", "passthrough without OPEN"),
                   ("grep", "grep -r", "fuse-noopen-flush-grep", "passthrough without OPEN, with FLUSH",
                    "passthrough without OPEN, with FLUSH"))

@@ -2,8 +2,10 @@
 the same Maildir from disk) against the Maildir itself, for the same `grep -r` and `ls -l`; and
 the same `grep -r` with the passthrough's OPEN turned off (`--no-open`), the least any FUSE file
 system pays here at all; and without OPEN but answering FLUSH (`--no-open --flush`), what it pays
-when close() must still be able to fail."""
+when close() must still be able to fail; and with OPEN, the CPUs kept polling as mailfs keeps them
+during a burst (a CPU latency request of 0 µs, held for the whole measurement, both sides)."""
 import os
+import struct
 import subprocess
 import time
 from pathlib import Path
@@ -37,6 +39,25 @@ class Passthrough:
         self.process.wait()
 
 
+class CPUsPolling:
+    """Holds a CPU latency request of 0 µs (/dev/cpu_dma_latency, root only): idle CPUs poll
+    instead of halting, as they do while mailfs answers a burst of requests (BurstWakeLatency)."""
+
+    DEVICE = "/dev/cpu_dma_latency"
+
+    @staticmethod
+    def applies() -> bool:
+        return os.access(CPUsPolling.DEVICE, os.W_OK)
+
+    def __enter__(self):
+        self.descriptor = os.open(self.DEVICE, os.O_WRONLY)
+        os.write(self.descriptor, struct.pack("i", 0))
+        return self
+
+    def __exit__(self, *_):
+        os.close(self.descriptor)
+
+
 def measure(setup: Setup, binary: Path) -> list:
     """ls -l of the big folder and grep -r over everything, passthrough vs Maildir, cold and warm.
     Row keys start with `fuse-`; in those rows the first column is the passthrough."""
@@ -53,6 +74,9 @@ def measure(setup: Setup, binary: Path) -> list:
                             ["ls", "-l", str(mount_point / ".Big" / "cur")],
                             ["ls", "-l", str(setup.corpus / ".Big" / "cur")]).rows
         rows += grep_rows("fuse-grep", "C passthrough FUSE")
+        if CPUsPolling.applies():
+            with CPUsPolling():
+                rows += grep_rows("fuse-polling-grep", "C passthrough FUSE, CPUs kept polling")
     with Passthrough(binary, setup.corpus, mount_point, ("--no-open",)):
         rows += grep_rows("fuse-noopen-grep", "C passthrough FUSE without OPEN")
     with Passthrough(binary, setup.corpus, mount_point, ("--no-open", "--flush")):
@@ -62,5 +86,7 @@ def measure(setup: Setup, binary: Path) -> list:
                        "this kernel. \"without OPEN\": the same with OPEN answered ENOSYS (the kernel then "
                        "sends no OPEN or RELEASE for any file of the mount and keeps pages across opens). \"with FLUSH\": the "
                        "same, but FLUSH answered instead of ENOSYS, so the kernel sends one at every close() (a file "
-                       "opened without OPEN has no FOPEN_NOFLUSH); that is what it costs to keep close() able to fail.")
+                       "opened without OPEN has no FOPEN_NOFLUSH); that is what it costs to keep close() able to fail. "
+                       "\"CPUs kept polling\": with OPEN, a CPU latency request of 0 µs held through both sides' "
+                       "runs, which mailfs makes itself during a burst of requests (docs/DECISIONS.md).")
     return rows

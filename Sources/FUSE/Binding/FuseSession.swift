@@ -119,7 +119,8 @@ public final class FuseSession: Sendable {
     }
 
     private func loop(_ session: SessionPointer) -> Int32 {
-        RequestLoop(session: session, maxThreads: options.maxThreads).run()
+        RequestLoop(session: session, maxThreads: options.maxThreads,
+                    wakeLatency: BurstWakeLatency(enabled: options.keepsCPUsAwakeInBursts)).run()
     }
 
     /// fuse_session_new with our operations table; userdata is the dispatcher, unretained

@@ -23,6 +23,9 @@ public struct MountOptions: Sendable, Equatable {
     public var debug: Bool
     /// Requests answered at once, at most (`RequestLoop`).
     public var maxThreads: Int
+    /// While a command sends a burst of requests, ask the kernel to keep idle CPUs polling
+    /// instead of halting (`BurstWakeLatency`; needs root).
+    public var keepsCPUsAwakeInBursts: Bool
     /// Install libfuse's SIGINT/SIGTERM/SIGHUP handlers for the duration of `run()`.
     /// Only one session per process can own them; embedders (and tests running several
     /// mounts) turn this off and end the session with `unmount()`.
@@ -41,6 +44,7 @@ public struct MountOptions: Sendable, Equatable {
                 allowNonEmpty: Bool = false,
                 debug: Bool = false,
                 maxThreads: Int = 10,
+                keepsCPUsAwakeInBursts: Bool = true,
                 handleSignals: Bool = true,
                 spaceReportPath: String? = nil) {
         self.mountPoint = mountPoint
@@ -53,6 +57,7 @@ public struct MountOptions: Sendable, Equatable {
         self.allowNonEmpty = allowNonEmpty
         self.debug = debug
         self.maxThreads = maxThreads
+        self.keepsCPUsAwakeInBursts = keepsCPUsAwakeInBursts
         self.handleSignals = handleSignals
         self.spaceReportPath = spaceReportPath
     }

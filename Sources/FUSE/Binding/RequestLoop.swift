@@ -16,6 +16,10 @@ import Synchronization
 /// answering the same request at two looks in a row, the watchdog becomes the receiver, and
 /// a new watchdog starts; the old receiver ends once it has answered. At most `maxThreads`
 /// requests are answered at once. The watchdog sleeps while the receiver does.
+///
+/// A long run of requests, each come while the receiver was still awake, is a command
+/// walking the tree: `wakeLatency` keeps the CPUs from halting until `linger` passes
+/// without a request (`BurstWakeLatency`); the receiver waits that long before it sleeps.
 final class RequestLoop: Sendable {
     /// How long the receiver keeps asking after an answer: longer than a command takes
     /// between two requests, far shorter than the pause of a person or a script.
@@ -30,6 +34,7 @@ final class RequestLoop: Sendable {
     /// sets them around each sleep, and with O_NONBLOCK after it.
     private let blockingFlags: Int32
     private let maxThreads: Int
+    private let wakeLatency: BurstWakeLatency
     /// The receiver's state in one word, so a takeover is a single compare-and-exchange
     /// against the receiver finishing its request (`ReceiverState`).
     private let state = Atomic<UInt64>(0)
@@ -46,11 +51,12 @@ final class RequestLoop: Sendable {
     /// Every thread the loop started, so `run` returns only once none uses the session.
     private let threads = DispatchGroup()
 
-    init(session: SessionPointer, maxThreads: Int) {
+    init(session: SessionPointer, maxThreads: Int, wakeLatency: BurstWakeLatency) {
         self.session = session
         fd = fuse_session_fd(session.raw)
         blockingFlags = fcntl(fd, F_GETFL) & ~O_NONBLOCK
         self.maxThreads = max(maxThreads, 1)
+        self.wakeLatency = wakeLatency
     }
 
     /// Serves until the session ends, the calling thread being the first receiver; returns
@@ -60,6 +66,7 @@ final class RequestLoop: Sendable {
         startWatchdog()
         receive(term: 0)
         threads.wait()
+        wakeLatency.release()
         return result.withLock { $0 }
     }
 
@@ -70,14 +77,17 @@ final class RequestLoop: Sendable {
         var buffer = fuse_buf()
         defer { free(buffer.mem) }
         var received: UInt64 = 0
+        var awakeStreak = 0
         while fuse_session_exited(session.raw) == 0 {
-            let size = nextRequest(&buffer)
+            let (size, slept) = nextRequest(&buffer)
             if size == -EINTR || size == -EAGAIN { continue }
             guard size > 0 else {
                 end(size)
                 return
             }
             received &+= 1
+            awakeStreak = slept ? 1 : awakeStreak + 1
+            if awakeStreak == BurstWakeLatency.burst { wakeLatency.hold() }
             let busy = ReceiverState(term: term, received: received, answering: true)
             state.store(busy.word, ordering: .sequentiallyConsistent)
             fuse_session_process_buf(session.raw, &buffer)
@@ -91,26 +101,39 @@ final class RequestLoop: Sendable {
         end(0)
     }
 
-    /// The next request: asked without sleeping for `spin`, then by sleeping in read().
-    private func nextRequest(_ buffer: inout fuse_buf) -> Int32 {
+    /// The next request: asked without sleeping for `spin`, then by sleeping; whether the
+    /// receiver slept for it.
+    private func nextRequest(_ buffer: inout fuse_buf) -> (size: Int32, slept: Bool) {
         let clock = ContinuousClock()
         let deadline = clock.now + Self.spin
         repeat {
             let size = fuse_session_receive_buf(session.raw, &buffer)
-            if size != -EAGAIN { return size }
+            if size != -EAGAIN { return (size, false) }
             // Gives the CPU to the command about to send the next request, if it shares it.
             sched_yield()
         } while clock.now < deadline
-        return sleepingRequest(&buffer)
+        return (sleepingRequest(&buffer), true)
     }
 
+    /// Sleeps until a request comes: in poll() for `linger` while the CPUs are kept awake
+    /// (then they are let go), in read() otherwise.
     private func sleepingRequest(_ buffer: inout fuse_buf) -> Int32 {
         receiverAsleep.store(true, ordering: .sequentiallyConsistent)
+        defer {
+            receiverAsleep.store(false, ordering: .sequentiallyConsistent)
+            if watchdogParked.exchange(false, ordering: .sequentiallyConsistent) { watchdogWake.signal() }
+        }
+        if wakeLatency.isHeld {
+            var device = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let linger = BurstWakeLatency.linger.components
+            let ready = poll(&device, 1, Int32(linger.seconds * 1000 + linger.attoseconds / 1_000_000_000_000_000))
+            // Ready or interrupted: read without sleeping (EAGAIN when another thread took it).
+            if ready != 0 { return fuse_session_receive_buf(session.raw, &buffer) }
+            wakeLatency.release()
+        }
         _ = fcntl(fd, F_SETFL, blockingFlags)
         let size = fuse_session_receive_buf(session.raw, &buffer)
         _ = fcntl(fd, F_SETFL, blockingFlags | O_NONBLOCK)
-        receiverAsleep.store(false, ordering: .sequentiallyConsistent)
-        if watchdogParked.exchange(false, ordering: .sequentiallyConsistent) { watchdogWake.signal() }
         return size
     }
 
