@@ -12,15 +12,17 @@ import Synchronization
 /// docs/DECISIONS.md, "Idle CPUs kept polling during a burst", has what it costs.
 ///
 /// Held from the `burst`th request in a row that came while the receiver was still awake;
-/// given back when no request came for `linger`. Opening the device needs root (or a udev
-/// rule giving it to the user); without it, or with `enabled` off, nothing is requested.
+/// given back when no request came for `lingerMilliseconds`. Opening the device needs root
+/// (or a udev rule giving it to the user); without it, or with `enabled` off, nothing is
+/// requested.
 final class BurstWakeLatency: Sendable {
     /// Requests in a row, each come before the receiver slept, that make a burst: a `cat`
     /// sends about four, `ls -l` of a small folder a dozen; a walk over a tree thousands.
     static let burst = 32
-    /// How long the request stays held after the last request: longer than a command's
-    /// pauses between two files, short enough that a burst's end costs little polling.
-    static let linger = Duration.milliseconds(20)
+    /// Milliseconds the request stays held after the last request: longer than a
+    /// command's pauses between two files, short enough that a burst's end costs little
+    /// polling.
+    static let lingerMilliseconds: Int32 = 20
     static let device = "/dev/cpu_dma_latency"
 
     private let device: String

@@ -18,8 +18,8 @@ import Synchronization
 /// requests are answered at once. The watchdog sleeps while the receiver does.
 ///
 /// A long run of requests, each come while the receiver was still awake, is a command
-/// walking the tree: `wakeLatency` keeps the CPUs from halting until `linger` passes
-/// without a request (`BurstWakeLatency`); the receiver waits that long before it sleeps.
+/// walking the tree: `wakeLatency` keeps the CPUs from halting until no request came for
+/// its linger (`BurstWakeLatency`); the receiver waits that long before it sleeps.
 final class RequestLoop: Sendable {
     /// How long the receiver keeps asking after an answer: longer than a command takes
     /// between two requests, far shorter than the pause of a person or a script.
@@ -115,7 +115,7 @@ final class RequestLoop: Sendable {
         return (sleepingRequest(&buffer), true)
     }
 
-    /// Sleeps until a request comes: in poll() for `linger` while the CPUs are kept awake
+    /// Sleeps until a request comes: in poll() for the linger while the CPUs are kept awake
     /// (then they are let go), in read() otherwise.
     private func sleepingRequest(_ buffer: inout fuse_buf) -> Int32 {
         receiverAsleep.store(true, ordering: .sequentiallyConsistent)
@@ -125,8 +125,7 @@ final class RequestLoop: Sendable {
         }
         if wakeLatency.isHeld {
             var device = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let linger = BurstWakeLatency.linger.components
-            let ready = poll(&device, 1, Int32(linger.seconds * 1000 + linger.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&device, 1, BurstWakeLatency.lingerMilliseconds)
             // Ready or interrupted: read without sleeping (EAGAIN when another thread took it).
             if ready != 0 { return fuse_session_receive_buf(session.raw, &buffer) }
             wakeLatency.release()
