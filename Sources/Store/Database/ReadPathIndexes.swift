@@ -8,11 +8,14 @@ enum ReadPathIndexes {
     /// Every column a listing shows (`MessageEntry`) and filters on: listing queries read
     /// it `INDEXED BY` this name instead of the table.
     static let listing = "email_listing"
+    /// The account's messages by read state: the narrowest index that names every message
+    /// of an account, which a scan of all of them reads (`archivedMessages`).
+    static let unread = "email_unread"
 
     /// Registered by `Schema.migrator` after the journal's migration.
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-read-path-indexes") { db in
-            try db.create(index: "email_unread", on: "email", columns: ["accountId", "isRead"])
+            try db.create(index: unread, on: "email", columns: ["accountId", "isRead"])
             try db.create(index: listing, on: "email", columns: [
                 "id", "accountId", "threadId", "fileName", "sizeBytes", "dateSent", "dateReceived",
                 "isRead", "isStarred", "isDeleted", "hasAttachments",

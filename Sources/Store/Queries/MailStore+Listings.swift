@@ -98,15 +98,22 @@ extension MailStore {
 
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
     /// deleted or trashed (Gmail's archive), and those of an \Archive folder (elsewhere).
+    ///
+    /// The messages without a folder are found through the account's narrowest index, one
+    /// probe of their links each, and those of \Archive folders through those folders:
+    /// testing both for every message through the listing index took 55 ms at 50,000
+    /// messages with nothing to show, 101 ms with the page cache dropped (now 15-25 and 33).
     public func archivedMessages(accountId: Int64) throws -> [MessageEntry] {
         try messagesRead { db, pass in
             try MessageEntry.fetchListing(db.makeStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM \(MessageEntry.email) \(MessageEntry.joins)
-                WHERE e.accountId = ? AND e.isDeleted = 0
-                  AND (NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND \(MessageEntry.visible))
-                       OR EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
-                                  WHERE f.emailId = e.id AND d.type = 'archive' AND \(MessageEntry.visible)))
-                """), arguments: [accountId], pass: pass)
+                WHERE e.isDeleted = 0 AND e.id IN (
+                    SELECT u.id FROM email u INDEXED BY \(ReadPathIndexes.unread) WHERE u.accountId = ?
+                      AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = u.id AND \(MessageEntry.visible))
+                    UNION
+                    SELECT f.emailId FROM folder d JOIN emailFolder f ON f.folderId = d.id
+                    WHERE d.accountId = ? AND d.type = 'archive' AND \(MessageEntry.visible))
+                """), arguments: [accountId, accountId], pass: pass)
         }
     }
 
