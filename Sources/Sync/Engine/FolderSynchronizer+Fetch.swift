@@ -21,7 +21,11 @@ extension FolderSynchronizer {
         var size: Int
         var flags: MessageFlags
         var arrival: Date
-        /// Its header section, when it was fetched before the body to look for a stored copy.
+        /// What identifies it (fingerprint, Message-ID), when its header was fetched before
+        /// the body to look for a stored copy.
+        let identity: ServerIdentity?
+        /// Its header section: the identity's, or for a large message without one, fetched
+        /// with its structure.
         var header: [UInt8]?
 
         init?(_ attributes: FetchAttributes) {
@@ -30,10 +34,9 @@ extension FolderSynchronizer {
             size = Int(clamping: attributes.rfc822Size ?? 0)
             flags = FolderSynchronizer.messageFlags(attributes.flags ?? [])
             arrival = attributes.internalDate ?? Date()
-            header = attributes.body(BodySection("HEADER"))
+            identity = attributes.body(BodySection("HEADER")) == nil ? nil : ServerIdentity(attributes)
+            header = identity?.header
         }
-
-        var fingerprint: MessageFingerprint? { header.map { MessageFingerprint(size: size, header: $0) } }
     }
 
     /// What a batch's first command asks of each message: with the header when a stored
@@ -103,10 +106,7 @@ extension FolderSynchronizer {
         let (described, refused) = try await describe(uids, items: items, connection: connection)
         let fetched = described.compactMap(Candidate.init)
         let servers = fetched.compactMap { candidate in
-            candidate.fingerprint.map {
-                MailStore.ServerMessage(fingerprint: $0, messageID: MessageParser.messageID(ofHeader: candidate.header ?? []),
-                                        uid: candidate.uid)
-            }
+            candidate.identity.map { MailStore.ServerMessage(fingerprint: $0.fingerprint, messageID: $0.messageID, uid: candidate.uid) }
         }
         let copies = servers.isEmpty ? [] : try store.serverCopies(servers, accountId: accountId, folderId: folderId)
         let candidates = fetched.filter { !copies.contains($0.uid) }
@@ -124,7 +124,7 @@ extension FolderSynchronizer {
                     continue
                 }
                 incoming.append(IncomingMessage(raw: raw, folderId: folderId, uid: candidate.uid, flags: candidate.flags,
-                                                arrival: candidate.arrival, fingerprint: candidate.fingerprint,
+                                                arrival: candidate.arrival, fingerprint: candidate.identity?.fingerprint,
                                                 reportedSize: candidate.size))
             }
         }
