@@ -214,39 +214,44 @@ struct MailTreeTests {
     }
 }
 
-/// A walk over threads/ or attachments/ loads their directories by blocks (`DirectoryWalk`);
-/// what it lists must be what listing each directory alone gives.
+/// A walk over threads/, attachments/ or an account's directories is read ahead
+/// (`DirectoryWalk`, `ListingReadAhead`): what it lists must be what listing each
+/// directory alone gives.
 @Suite("A walk over threads/ and attachments/ without a mount")
 struct ThreadWalkTreeTests {
     /// A store with `messages` imported into account "work", and a tree over it.
-    static func imported(_ messages: [[UInt8]]) throws -> (MailStore, MailTree) {
+    static func imported(_ messages: [[UInt8]], folders: [String] = [""]) throws -> (MailStore, MailTree) {
         let (store, directory) = try MailStore.temporary()
         let maildir = directory.appendingPathComponent("maildir")
-        for sub in ["cur", "new", "tmp"] {
-            try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        for folder in folders {
+            for sub in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(at: maildir.appendingPathComponent(folder).appendingPathComponent(sub),
+                                                        withIntermediateDirectories: true)
+            }
         }
         for (index, bytes) in messages.enumerated() {
-            try Data(bytes).write(to: maildir.appendingPathComponent("cur/\(index + 1):2,"))
+            let folder = folders[index % folders.count]
+            try Data(bytes).write(to: maildir.appendingPathComponent(folder).appendingPathComponent("cur/\(index + 1):2,"))
         }
         _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
         return (store, MailTree(store: store, activities: AccountActivities(profiles: [])))
     }
 
     /// Lists `view` of account "work", then each of its directories in a row, as `find`
-    /// does; checks that from the walk's fourth directory on each came with a block, and
-    /// returns every directory's node and listed names.
+    /// does; checks that from the walk's fourth directory on each came with the batch the
+    /// fourth loaded, and returns every directory's node and listed names.
     static func walk(_ tree: MailTree, view: String) throws -> [(node: Node?, names: [String])] {
         let account = try tree.lookup(parent: Node.root.inode, name: "work")
         let directories = try tree.readdir(try tree.lookup(parent: account.inode, name: view).inode)
         return try directories.enumerated().map { index, directory in
-            if index >= DirectoryWalk.missesForWalk {
-                #expect(tree.listings.listing(directory.attributes.inode) != nil, "\(directory.name) came with its block")
+            if index >= MailTree.missesForSmallDirectoriesWalk {
+                #expect(tree.listings.listing(directory.attributes.inode) != nil, "\(directory.name) came with its batch")
             }
             return (Node(inode: directory.attributes.inode), try tree.readdir(directory.attributes.inode).map(\.name))
         }
     }
 
-    @Test("listing every thread in a row gives each thread's own messages, in order; later threads come from one block")
+    @Test("listing every thread in a row gives each thread's own messages, in order; later threads come with one batch")
     func walkMatchesEachThread() throws {
         var messages: [[UInt8]] = []
         for thread in 0..<12 {
@@ -278,7 +283,7 @@ struct ThreadWalkTreeTests {
         return Array((text + "--b--\r\n").utf8)
     }
 
-    @Test("listing every attachments/<message>/ in a row gives each message's own attachments; later ones come from one block")
+    @Test("listing every attachments/<message>/ in a row gives each message's own attachments; later ones come with one batch")
     func walkMatchesEachMessage() throws {
         let (store, tree) = try Self.imported((0..<10).map { Self.withAttachments(id: "m\($0)@t", count: $0 % 3 + 1) })
         let walked = try Self.walk(tree, view: "attachments")
@@ -289,6 +294,52 @@ struct ThreadWalkTreeTests {
         }
         let listed = walked.reduce(0) { $0 + $1.names.count }
         #expect(listed == 19, "every attachment once")
+    }
+
+    /// Waits until `tree` holds the listings of `directories` (the read-ahead loads them on
+    /// its own thread); false after five seconds.
+    static func held(_ directories: [Inode], by tree: MailTree) async throws -> Bool {
+        for _ in 0..<500 {
+            if directories.allSatisfy({ tree.listings.listing($0) != nil }) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    @Test("a walk over more threads than a batch: the read-ahead loads those ahead of it, each as its own listing gives it")
+    func readAheadMatchesEachThread() async throws {
+        let count = 3 * MailTree.smallDirectoriesBatch
+        let (store, tree) = try Self.imported((0..<count).map { MailTreeTests.message(id: "t\($0)@t", subject: "Topic \($0)") })
+        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let threads = try tree.readdir(try tree.lookup(parent: account.inode, name: "threads").inode).map(\.attributes.inode)
+        #expect(threads.count == count)
+        for thread in threads.prefix(MailTree.missesForSmallDirectoriesWalk) { _ = try tree.readdir(thread) }
+        #expect(try await Self.held(threads, by: tree), "the rest of the walk was read ahead")
+        for thread in threads {
+            guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
+            #expect(try tree.readdir(thread).map(\.name) == (try store.messages(inThread: id)).map(\.fileName))
+        }
+    }
+
+    @Test("a walk over an account's folders: the read-ahead loads the folders and views after the second")
+    func readAheadOverAccount() async throws {
+        let folders = ["", ".Alpha", ".Beta", ".Gamma", ".Delta"]
+        let (store, tree) = try Self.imported((0..<20).map { Self.withAttachments(id: "m\($0)@t", count: 1) }, folders: folders)
+        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let directories = try tree.readdir(account.inode).filter { $0.attributes.kind == .directory }
+        let walked = directories.filter { entry in
+            switch Node(inode: entry.attributes.inode) {
+            case .folder?, .threads?, .attachments?, .archive?: return true
+            default: return false
+            }
+        }
+        #expect(walked.count == folders.count + 3)
+        for entry in walked.prefix(MailTree.missesForAccountWalk) { _ = try tree.readdir(entry.attributes.inode) }
+        #expect(try await Self.held(walked.map(\.attributes.inode), by: tree), "the rest of the account was read ahead")
+        let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
+        for entry in walked {
+            #expect(try tree.readdir(entry.attributes.inode) == (try fresh.readdir(entry.attributes.inode)), "\(entry.name)")
+        }
     }
 
     /// The kernel fills a cached listing under the directory's mtime and drops it when a

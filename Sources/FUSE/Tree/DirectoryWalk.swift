@@ -1,36 +1,39 @@
-/// Notices a walk over many sibling directories (`find`, `grep -r`, `ls -R` over threads/
-/// or attachments/): several of them listed from the store within a short time. The tree
-/// then loads whole blocks of them (by id) with one query instead of one query each; a
-/// single `ls` of one directory still reads only that directory.
+/// Notices a walk over sibling directories (`find`, `grep -r`, `ls -R` over an account,
+/// its threads/ or attachments/): several of them listed from the store within a short
+/// time. The tree then reads the walk's next directories ahead of it (`ListingReadAhead`);
+/// a single `ls` of one directory still reads only that directory.
 struct DirectoryWalk: Sendable {
     /// Listings built from the store, within `window` of each other, that make a walk.
-    static let missesForWalk = 4
+    let missesForWalk: Int
     static let window: Duration = .seconds(1)
 
-    /// Ids loaded together once a walk is noticed.
-    let blockSize: Int64
-    private var misses = 0
-    private var lastMiss: ContinuousClock.Instant?
-
-    init(blockSize: Int64) {
-        self.blockSize = blockSize
+    init(missesForWalk: Int) {
+        self.missesForWalk = missesForWalk
     }
 
-    /// Records that the listing of directory `id` was not cached at `now`; when this is
-    /// part of a walk, returns the block of ids to load with it.
-    mutating func blockToLoad(missing id: Int64, at now: ContinuousClock.Instant) -> ClosedRange<Int64>? {
-        if let lastMiss, now - lastMiss <= Self.window {
-            misses += 1
-        } else {
-            misses = 1
+    /// The walk in progress's last misses, oldest first.
+    private var missed: [Inode] = []
+    private var lastMiss: ContinuousClock.Instant?
+    private var offers = 0
+    /// Misses remembered: enough to tell the walk's order from a stray one before it.
+    static let remembered = 4
+    /// Misses of one walk offered a read-ahead, at most: each offer that finds no order
+    /// costs a look at the whole parent's listing.
+    static let offersPerWalk = 4
+
+    /// Records that the listing of `directory` was not cached at `now`. Once this makes a
+    /// walk, returns its last misses, oldest first, to offer it a read-ahead; a few times
+    /// per walk at most.
+    mutating func noticeWalk(missing directory: Inode, at now: ContinuousClock.Instant) -> [Inode]? {
+        if lastMiss.map({ now - $0 > Self.window }) ?? true {
+            missed = []
+            offers = 0
         }
         lastMiss = now
-        return misses >= Self.missesForWalk ? block(containing: id) : nil
-    }
-
-    /// The block of ids loaded together with `id`: aligned, so a walk loads each once.
-    func block(containing id: Int64) -> ClosedRange<Int64> {
-        let start = id - id % blockSize
-        return start...(start + blockSize - 1)
+        missed.append(directory)
+        if missed.count > Self.remembered { missed.removeFirst() }
+        guard missed.count >= missesForWalk, offers < Self.offersPerWalk else { return nil }
+        offers += 1
+        return missed
     }
 }

@@ -9,8 +9,8 @@ import Synchronization
 /// metadata call is answered from the store or from in-memory listings, never from the
 /// network.
 ///
-/// Locking: `listings`, `accounts`, `files`, `contentSources`, `threadWalk` and
-/// `attachmentWalk` are independent mutexes, never nested.
+/// Locking: `listings`, `accounts`, `files`, `contentSources`, the three walks and
+/// `readAhead` are independent mutexes, never nested.
 public final class MailTree: FilesystemOperations {
     let store: MailStore
     let settings: Settings
@@ -36,11 +36,13 @@ public final class MailTree: FilesystemOperations {
     let newMessages = WriteBuffers(maxSize: 64 << 20)
     /// Wakes the journal appliers of configured accounts; nil: changes stay local.
     let writeBackService = Mutex<(any WriteBackService)?>(nil)
-    /// Recent thread and attachments/<message>/ listings built from the store, to notice a
-    /// walk over them. About 7 messages a thread, one message in 10 with attachments: blocks
-    /// of a few hundred directories each.
-    let threadWalk = Mutex(DirectoryWalk(blockSize: 256))
-    let attachmentWalk = Mutex(DirectoryWalk(blockSize: 2_048))
+    /// Recent listings built from the store of an account's directories, its threads and
+    /// its attachments/<message>/ directories, to notice a walk over them (`MailTree+Walks`);
+    /// and the read-ahead of the walk noticed last.
+    let accountWalk = Mutex(DirectoryWalk(missesForWalk: MailTree.missesForAccountWalk))
+    let threadWalk = Mutex(DirectoryWalk(missesForWalk: MailTree.missesForSmallDirectoriesWalk))
+    let attachmentWalk = Mutex(DirectoryWalk(missesForWalk: MailTree.missesForSmallDirectoriesWalk))
+    let readAhead = ListingReadAhead()
     /// The mtime of folders and the other directories whose date says nothing of their own:
     /// the last store change the tree saw. It must move whenever a listing may have: the
     /// kernel keeps a directory's listing while its mtime is the one it had when the cache
@@ -141,9 +143,10 @@ public final class MailTree: FilesystemOperations {
     /// (a few times at most, under a sync committing without pause): it may come from the
     /// snapshot before that change, and the kernel would cache it after its invalidation.
     func listing(of inode: Inode) throws(FSError) -> Listing {
+        readAhead.visit(inode)
         if let cached = listings.listing(inode) { return cached }
         guard let node = Node(inode: inode), node.isDirectory else { throw FSError(ENOTDIR) }
-        if let loaded = try loadWalkedBlock(of: node) { return loaded }
+        if let walked = try walkedListing(of: node) { return walked }
         var attempts = 0
         while true {
             let generation = listings.generation
@@ -151,32 +154,6 @@ public final class MailTree: FilesystemOperations {
             attempts += 1
             if listings.store(built, for: inode, builtIn: generation) || attempts == 3 { return built }
         }
-    }
-
-    /// During a walk over threads/ or attachments/ (`DirectoryWalk`), loads the block of
-    /// directories around `node` with one query, caches those not cached yet and returns
-    /// `node`'s listing; nil when there is no walk (or nothing was cached).
-    private func loadWalkedBlock(of node: Node) throws(FSError) -> Listing? {
-        let generation = listings.generation
-        let loaded: [(Inode, [DirectoryEntry])]
-        switch node {
-        case .thread(let id):
-            guard let block = threadWalk.withLock({ $0.blockToLoad(missing: id, at: .now) }) else { return nil }
-            loaded = try storeCall { try self.store.messagesByThread(in: block) }.map { threadId, messages in
-                (Node.thread(threadId).inode, messageEntries(messages))
-            }
-        case .attachmentMessage(let id):
-            guard let block = attachmentWalk.withLock({ $0.blockToLoad(missing: id, at: .now) }) else { return nil }
-            loaded = try storeCall { try self.store.attachmentsByEmail(in: block) }.map { emailId, attachments in
-                (Node.attachmentMessage(emailId).inode, attachments.map(attachmentEntry))
-            }
-        default:
-            return nil
-        }
-        for (inode, entries) in loaded where listings.listing(inode) == nil {
-            guard listings.store(Listing(entries), for: inode, builtIn: generation) else { return nil }
-        }
-        return listings.listing(node.inode)
     }
 
     /// Runs a store query; a database failure is EIO at the file operation and a line

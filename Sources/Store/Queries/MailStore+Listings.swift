@@ -72,28 +72,35 @@ extension MailStore {
     }
 
     public func messages(inThread threadId: Int64) throws -> [MessageEntry] {
-        try messagesByThread(in: threadId...threadId)[threadId] ?? []
+        try messagesByThread(ids: [threadId])[threadId] ?? []
     }
 
-    /// The messages of every thread whose id is in `threadIds`, by thread, each thread's in
-    /// listing order: one indexed range read where a walk over threads/ would otherwise run
-    /// one query per thread (and the one query of a single thread's listing). Threads with
-    /// no message left are absent.
-    public func messagesByThread(in threadIds: ClosedRange<Int64>) throws -> [Int64: [MessageEntry]] {
+    /// The messages of the threads `threadIds`, by thread, each thread's in listing order:
+    /// one query where a walk over threads/ would otherwise run one per thread (and the one
+    /// query of a single thread's listing). Threads with no message left are absent.
+    public func messagesByThread(ids threadIds: [Int64]) throws -> [Int64: [MessageEntry]] {
         try messagesRead { db, pass in
             let statement = try db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns), t.threadId FROM email t JOIN \(MessageEntry.email) ON e.id = t.id
                 \(MessageEntry.joins)
-                WHERE t.threadId BETWEEN ? AND ? AND e.isDeleted = 0
+                WHERE t.threadId IN (\(Self.idList)) AND e.isDeleted = 0
                 ORDER BY t.threadId, COALESCE(e.dateSent, e.dateReceived), e.id
                 """)
             var threads: [Int64: [MessageEntry]] = [:]
-            let rows = try Row.fetchCursor(statement, arguments: [threadIds.lowerBound, threadIds.upperBound])
+            let rows = try Row.fetchCursor(statement, arguments: [Self.idListArgument(threadIds)])
             while let row = try rows.next() {
                 threads[row[MessageEntry.columnCount], default: []].append(MessageEntry(row: row, pass: pass))
             }
             return threads
         }
+    }
+
+    /// A list of ids bound as one argument (`idListArgument`), so one cached statement
+    /// serves any number of them.
+    static let idList = "SELECT value FROM json_each(?)"
+
+    static func idListArgument(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 
     /// FR-SYNC-10: messages with no remaining synced-folder association that were not
@@ -179,15 +186,17 @@ extension MailStore {
     }
 
     public func attachments(ofEmail emailId: Int64) throws -> [AttachmentRecord] {
-        try attachmentsByEmail(in: emailId...emailId)[emailId] ?? []
+        try attachmentsByEmail(ids: [emailId])[emailId] ?? []
     }
 
-    /// The attachments of every message whose id is in `emailIds`, by message, each
-    /// message's in listing order (see `messagesByThread`).
-    public func attachmentsByEmail(in emailIds: ClosedRange<Int64>) throws -> [Int64: [AttachmentRecord]] {
+    /// The attachments of the messages `emailIds`, by message, each message's in listing
+    /// order (see `messagesByThread`).
+    public func attachmentsByEmail(ids emailIds: [Int64]) throws -> [Int64: [AttachmentRecord]] {
         try treeRead { db in
-            let statement = try db.cachedStatement(sql: "SELECT * FROM attachment WHERE emailId BETWEEN ? AND ? ORDER BY emailId, id")
-            let attachments = try AttachmentRecord.fetchAll(statement, arguments: [emailIds.lowerBound, emailIds.upperBound])
+            let statement = try db.cachedStatement(sql: """
+                SELECT * FROM attachment WHERE emailId IN (\(Self.idList)) ORDER BY emailId, id
+                """)
+            let attachments = try AttachmentRecord.fetchAll(statement, arguments: [Self.idListArgument(emailIds)])
             return Dictionary(grouping: attachments, by: \.emailId)
         }
     }
