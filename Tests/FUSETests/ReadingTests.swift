@@ -147,6 +147,51 @@ extension MountedTests.Reading {
         #expect(lookups < 600, "ls -l of 1,500 entries sent \(lookups) LOOKUPs")
     }
 
+    /// Adds `threads/`: 300 small directories of two files each, as threads/ of an account.
+    private static func addSmallDirectories(to mount: TestMount) throws {
+        let filesystem = mount.filesystem
+        let threads = filesystem.addDirectory(parent: InMemoryFilesystem.root, name: "threads")
+        for index in 0..<300 {
+            let thread = filesystem.addDirectory(parent: threads, name: String(format: "thread-%03d", index))
+            filesystem.addFile(parent: thread, name: "first.eml", text: "thread \(index) opens")
+            filesystem.addFile(parent: thread, name: "reply.eml", text: "thread \(index) answers")
+        }
+        #expect(try mount.tool("ls", "-d", mount.path("threads")).status == 0)
+    }
+
+    /// `find` asks nothing of the files it lists, and the kernel spent more making an inode
+    /// for each than on anything else of a walk over threads/; what asks (`stat`) still gets
+    /// an answer, by LOOKUP.
+    @Test("find over small directories gives the kernel no inode for their files; stat then looks each up")
+    func findGetsNoFileInodes() throws {
+        let mount = try TestMount()
+        defer { try? mount.finish() }
+        try Self.addSmallDirectories(to: mount)
+        Thread.sleep(forTimeInterval: 0.2)  // past any LOOKUP of a file while the tree was made
+        let before = mount.lookups
+        #expect(try mount.tool("find", mount.path("threads")).lines.count == 1 + 300 * 3)
+        #expect(mount.lookups - before == 0)
+        let sizes = try mount.tool("find", mount.path("threads"), "-type", "f", "-printf", "%s\n")
+        #expect(sizes.lines.count == 600)
+        #expect(sizes.lines.allSatisfy { (Int($0) ?? 0) >= "thread 0 opens".utf8.count })
+        #expect(mount.lookups - before == 600, "find -printf %s stats each file: one LOOKUP each")
+    }
+
+    /// `grep -r` opens every file it lists: once it has looked one up, the listings it reads
+    /// next carry their files' attributes, and it looks up no more.
+    @Test("grep -r over small directories looks up the files of its first directories only")
+    func grepLooksUpFewFiles() throws {
+        let mount = try TestMount()
+        defer { try? mount.finish() }
+        try Self.addSmallDirectories(to: mount)
+        Thread.sleep(forTimeInterval: 0.2)
+        let before = mount.lookups
+        let found = try mount.tool("grep", "-rl", "answers", mount.path("threads"))
+        #expect(found.lines.count == 300)
+        let lookups = mount.lookups - before
+        #expect(lookups < 20, "grep -r over 600 files sent \(lookups) LOOKUPs")
+    }
+
     @Test("a file listed without its attributes is still found, read and stat'ed by name")
     func filesListedBareAreLookedUp() throws {
         let mount = try TestMount()

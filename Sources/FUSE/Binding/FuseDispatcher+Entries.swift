@@ -11,7 +11,9 @@ extension FuseDispatcher {
             do throws(FSError) {
                 let name = try name(cName)
                 snapshots.noteLookup(in: Inode(parent))
-                var entry = entry(try checked(filesystem.lookup(parent: Inode(parent), name: name)))
+                let attributes = try checked(filesystem.lookup(parent: Inode(parent), name: name))
+                if attributes.kind != .directory { snapshots.noteFileLookup() }
+                var entry = entry(attributes)
                 if fuse_reply_entry(req, &entry) != 0 { filesystem.forget(Inode(entry.ino), lookups: 1) }
             } catch where error.errno == ENOENT && options.negativeEntryTimeout > 0 {
                 var negative = fuse_entry_param()

@@ -12,8 +12,8 @@ import Synchronization
 /// makes the kernel drop what it cached and list again.
 ///
 /// A stream also remembers whether its reader looks files up as it goes (`ls -l` does,
-/// `ls -f` and `find` do not), which decides what its READDIRPLUS pages carry
-/// (`filesGetAttributes`).
+/// `ls -f` and `find` do not), and the mount when a LOOKUP last came: together they decide
+/// what its READDIRPLUS pages carry (`filesGetAttributes`).
 final class ListingSnapshots: Sendable {
     /// Streams in progress at once; beyond that all are dropped (they reload on demand).
     static let limit = 64
@@ -25,6 +25,10 @@ final class ListingSnapshots: Sendable {
 
     // GUARDED_BY(streams)
     private let streams = Mutex<[Inode: Stream]>([:])
+    /// When the last LOOKUP of a file came, from any reader.
+    private let lastLookup = Mutex<ContinuousClock.Instant?>(nil)
+    /// LOOKUPs of files this recent mean readers ask about the names they list.
+    static let lookupsRecent: Duration = .milliseconds(100)
 
     /// What a READDIR page at `offset` is built from: the snapshot, and whether a
     /// READDIRPLUS page gives the kernel an inode for each file (`filesGetAttributes`).
@@ -38,7 +42,7 @@ final class ListingSnapshots: Sendable {
     func page(_ directory: Inode, offset: Int64,
               load: () throws(FSError) -> DirectoryListing) throws(FSError) -> Page {
         if offset > 0, let held = streams.withLock({ $0[directory] }) {
-            return Page(listing: held.listing, filesGetAttributes: Self.filesGetAttributes(held))
+            return Page(listing: held.listing, filesGetAttributes: filesGetAttributes(held, firstPage: false))
         }
         let loaded = try load()
         let stream = Stream(listing: loaded)
@@ -46,26 +50,43 @@ final class ListingSnapshots: Sendable {
             if streams.count >= Self.limit { streams.removeAll(keepingCapacity: true) }
             streams[directory] = stream
         }
-        return Page(listing: loaded, filesGetAttributes: offset == 0 || Self.filesGetAttributes(stream))
+        return Page(listing: loaded, filesGetAttributes: filesGetAttributes(stream, firstPage: offset == 0))
     }
 
-    /// A LOOKUP in `directory` while it is being listed: its reader asks about the names it
-    /// is given, so the stream's next pages carry every entry's attributes.
+    /// A LOOKUP in `directory`: its reader asks about the names it is given, so the stream's
+    /// next pages carry every entry's attributes.
     func noteLookup(in directory: Inode) {
         streams.withLock { $0[directory]?.readerLooksUpFiles = true }
+    }
+
+    /// A LOOKUP found a file: readers ask about files, so first pages carry them for a while.
+    /// (A directory's says nothing: every walk looks up where it starts.)
+    func noteFileLookup() {
+        lastLookup.withLock { $0 = .now }
     }
 
     /// Listings up to this many entries give every file's attributes on every page: an inode
     /// each costs the kernel little next to a LOOKUP for each name of a page.
     static let smallListing = 1_000
 
-    /// Whether a READDIRPLUS page past the first gives the kernel an inode for each file, or
-    /// only for subdirectories (the first page always does). A small listing always does; the
-    /// later pages of a large one only once its reader has looked up a name: `ls -l` then
-    /// pays a LOOKUP for each file of one page, `ls -f` and `find` no inode for each of
-    /// thousands of files (docs/DECISIONS.md, "Readdirplus for directories, for files when asked").
-    private static func filesGetAttributes(_ stream: Stream) -> Bool {
-        stream.readerLooksUpFiles || stream.listing.count <= smallListing
+    /// Listings up to this many entries, one READDIRPLUS page or about: a thread, a
+    /// message's attachments. A walk lists thousands of them.
+    static let tinyListing = 32
+
+    /// Whether a READDIRPLUS page gives the kernel an inode for each file, or only for
+    /// subdirectories. Once its reader has looked up a name, always (`ls -l` then pays a
+    /// LOOKUP for each file of one page). A tiny listing gives them only while readers look
+    /// files up (`grep -r`, `du`): `find` and `ls -f` look up nothing, and making an inode
+    /// for each file of threads/ took the kernel more time than anything else of a walk.
+    /// A larger listing on its first page, or on every page while small (docs/DECISIONS.md,
+    /// "Readdirplus for directories, for files when asked").
+    private func filesGetAttributes(_ stream: Stream, firstPage: Bool) -> Bool {
+        if stream.readerLooksUpFiles { return true }
+        if stream.listing.count <= Self.tinyListing {
+            let asked = lastLookup.withLock { $0 }
+            return asked.map { .now - $0 <= Self.lookupsRecent } ?? false
+        }
+        return firstPage || stream.listing.count <= Self.smallListing
     }
 
     /// The stream reached its end: nothing more will be asked of this snapshot.
