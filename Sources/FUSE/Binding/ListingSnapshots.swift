@@ -12,8 +12,8 @@ import Synchronization
 /// makes the kernel drop what it cached and list again.
 ///
 /// A stream also remembers whether its reader looks files up as it goes (`ls -l` does,
-/// `ls -f` and `find` do not), and the mount when a LOOKUP last came: together they decide
-/// what its READDIRPLUS pages carry (`filesGetAttributes`).
+/// `ls -f` and `find` do not), and the mount when a LOOKUP last found a file: together they
+/// decide what its READDIRPLUS pages carry (`filesGetAttributes`).
 final class ListingSnapshots: Sendable {
     /// Streams in progress at once; beyond that all are dropped (they reload on demand).
     static let limit = 64
