@@ -98,8 +98,28 @@ import Testing
         #expect(listing.entry(named: "b.eml")?.attributes.size == 2)
         #expect(listing.entry(named: "caf\u{E9}.eml")?.attributes.size == 1)
         #expect(listing.entry(named: "cafe\u{301}.eml") == nil, "canonically equal to a name, but other bytes")
-        #expect(listing.names(missingFrom: Listing([listing.entries[1]])) == ["caf\u{E9}.eml"])
-        #expect(listing.names(missingFrom: nil) == ["caf\u{E9}.eml", "b.eml"])
+        #expect(listing.changes(to: Listing([listing.entries[1]])).vanished == ["caf\u{E9}.eml"])
+        #expect(listing.changes(to: nil).vanished == ["caf\u{E9}.eml", "b.eml"])
+    }
+
+    @Test("a listing's changes: the names gone and the entries whose attributes changed, by inode")
+    func changesBetweenListings() {
+        let old = Listing([
+            DirectoryEntry(name: "a.eml", attributes: attributes(.message(1), size: 1)),
+            DirectoryEntry(name: "b.eml", attributes: attributes(.message(2), size: 2)),
+            DirectoryEntry(name: "c.eml", attributes: attributes(.message(3), size: 3)),
+        ])
+        var linked = attributes(.message(2), size: 2)
+        linked.linkCount += 1
+        let fresh = Listing([
+            DirectoryEntry(name: "a.eml", attributes: attributes(.message(1), size: 1)),
+            DirectoryEntry(name: "b.eml", attributes: linked),
+            DirectoryEntry(name: "d.eml", attributes: attributes(.message(4), size: 4)),
+        ])
+        let changes = old.changes(to: fresh)
+        #expect(changes.vanished == ["c.eml"])
+        #expect(changes.changed == [Node.message(2).inode], "a link more; a new name is no change of an old one")
+        #expect(old.changes(to: old).changed.isEmpty)
     }
 
     @Test("a folder's listing: subfolders first, a message named like one left out, names looked up by their bytes once asked")

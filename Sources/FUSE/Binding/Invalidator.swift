@@ -56,4 +56,12 @@ public final class Invalidator: Sendable {
             _ = fuse_lowlevel_notify_inval_inode(session.raw, fuse_ino_t(inode), 0, 0)
         }
     }
+
+    /// Drops the cached attributes of `inode` only (a negative offset): its pages stay.
+    public func invalidateAttributes(_ inode: Inode) {
+        session.withLock { session in
+            guard let session else { return }
+            _ = fuse_lowlevel_notify_inval_inode(session.raw, fuse_ino_t(inode), -1, 0)
+        }
+    }
 }

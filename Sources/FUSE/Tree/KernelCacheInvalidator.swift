@@ -3,4 +3,6 @@
 public protocol KernelCacheInvalidator: Sendable {
     func invalidateEntry(parent: Inode, name: String)
     func invalidateInode(_ inode: Inode)
+    /// Drops the cached attributes of `inode` only, keeping its cached contents.
+    func invalidateAttributes(_ inode: Inode)
 }

@@ -60,9 +60,20 @@ struct Listing: Sendable {
         names.position(of: EntryName(name), building: { Self.firstPositions(entries).index }).map { entries[$0] }
     }
 
-    /// The names of this listing that `other` lacks (all of them when it is nil).
-    func names(missingFrom other: Listing?) -> [String] {
-        entries.map(\.name).filter { other?.entry(named: $0) == nil }
+    /// How `fresh` differs from this listing, an older one of the same directory: the names
+    /// it lacks (all of them when it is nil), and the inodes of the entries both hold whose
+    /// attributes changed.
+    func changes(to fresh: Listing?) -> (vanished: [String], changed: [Inode]) {
+        var vanished: [String] = []
+        var changed: [Inode] = []
+        for entry in entries {
+            guard let now = fresh?.entry(named: entry.name) else {
+                vanished.append(entry.name)
+                continue
+            }
+            if now.attributes != entry.attributes { changed.append(now.attributes.inode) }
+        }
+        return (vanished, changed)
     }
 
     var subdirectoryCount: Int { entries.filter { $0.attributes.kind == .directory }.count }

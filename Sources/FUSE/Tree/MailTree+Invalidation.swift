@@ -18,7 +18,7 @@ extension MailTree {
         contentSources.removeAll()
         let drained = listings.drain()
         markListingsChanged()
-        for (inode, old) in drained { refresh(inode, old: old) }
+        refresh(drained)
     }
 
     /// Relative dates move with the clock (`date:today` at midnight): search directories
@@ -29,9 +29,9 @@ extension MailTree {
             return directory.query.readsClock
         }
         guard !stale.isEmpty else { return }
-        let dropped = stale.map { ($0, listings.forget($0)) }
+        let dropped = stale.map { (inode: $0, listing: listings.forget($0)) }
         markListingsChanged()
-        for (inode, old) in dropped { refresh(inode, old: old) }
+        refresh(dropped)
     }
 
     /// Moves directory mtimes on, at least a microsecond (a `Date` keeps that much), so two
@@ -40,17 +40,23 @@ extension MailTree {
         listingsChangedAt.withLock { $0 = max(Date(), $0.addingTimeInterval(0.000_001)) }
     }
 
-    /// Tells the kernel that a directory whose listing was dropped changed, and which of its
-    /// names vanished (a vanished name would otherwise stay for the entry timeout).
-    private func refresh(_ inode: Inode, old: Listing?) {
+    /// Tells the kernel that directories whose listings were dropped changed, and which of
+    /// their names vanished (a vanished name would otherwise stay for the entry timeout) and
+    /// which entries' attributes changed (a link count, a size): the kernel keeps a file's
+    /// attributes for the attribute timeout unless told, and a listing read again carries
+    /// them only to a reader that looks files up (`ListingSnapshots`).
+    private func refresh(_ dropped: [(inode: Inode, listing: Listing?)]) {
         guard let kernel = invalidator.withLock({ $0 }) else { return }
-        if let old {
-            let fresh = try? listing(of: inode)
-            for name in old.names(missingFrom: fresh) {
-                kernel.invalidateEntry(parent: inode, name: name)
+        var changed = Set<Inode>()
+        for (inode, old) in dropped {
+            if let old {
+                let (vanished, differing) = old.changes(to: try? listing(of: inode))
+                for name in vanished { kernel.invalidateEntry(parent: inode, name: name) }
+                changed.formUnion(differing)
             }
+            kernel.invalidateInode(inode)
         }
-        kernel.invalidateInode(inode)
+        for inode in changed { kernel.invalidateAttributes(inode) }
     }
 }
 
