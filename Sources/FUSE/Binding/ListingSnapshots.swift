@@ -12,8 +12,8 @@ import Synchronization
 /// makes the kernel drop what it cached and list again.
 ///
 /// A stream also remembers whether its reader looks files up as it goes (`ls -l` does,
-/// `ls -f` and `find` do not), and the mount when a LOOKUP last found a file: together they
-/// decide what its READDIRPLUS pages carry (`filesGetAttributes`).
+/// `ls -f` and `find` do not), and the mount whether readers look files up lately:
+/// together they decide what its READDIRPLUS pages carry (`filesGetAttributes`).
 final class ListingSnapshots: Sendable {
     /// Streams in progress at once; beyond that all are dropped (they reload on demand).
     static let limit = 64
@@ -25,10 +25,19 @@ final class ListingSnapshots: Sendable {
 
     // GUARDED_BY(streams)
     private let streams = Mutex<[Inode: Stream]>([:])
-    /// When the last LOOKUP of a file came, from any reader.
-    private let lastLookup = Mutex<ContinuousClock.Instant?>(nil)
-    /// LOOKUPs of files this recent mean readers ask about the names they list.
-    static let lookupsRecent: Duration = .milliseconds(100)
+    /// Whether readers look files up, from any reader (`filesGetAttributes`).
+    private let fileLookups = Mutex(FileLookups())
+
+    private struct FileLookups {
+        var seen = false
+        /// Tiny listings served since the last LOOKUP that found a file.
+        var listingsSince = 0
+    }
+
+    /// Tiny listings served with no LOOKUP of a file between them that say readers stopped
+    /// looking files up. A reader given its files' attributes looks up none, so a walk
+    /// like `grep -r` looks up the files of one directory in this many.
+    static let listingsWithoutLookups = 64
 
     /// What a READDIR page at `offset` is built from: the snapshot, and whether a
     /// READDIRPLUS page gives the kernel an inode for each file (`filesGetAttributes`).
@@ -59,10 +68,10 @@ final class ListingSnapshots: Sendable {
         streams.withLock { $0[directory]?.readerLooksUpFiles = true }
     }
 
-    /// A LOOKUP found a file: readers ask about files, so first pages carry them for a while.
-    /// (A directory's says nothing: every walk looks up where it starts.)
+    /// A LOOKUP found a file: readers ask about files, so tiny listings carry them for a
+    /// while. (A directory's says nothing: every walk looks up where it starts.)
     func noteFileLookup() {
-        lastLookup.withLock { $0 = .now }
+        fileLookups.withLock { $0 = FileLookups(seen: true, listingsSince: 0) }
     }
 
     /// Listings up to this many entries give every file's attributes on every page: an inode
@@ -83,8 +92,12 @@ final class ListingSnapshots: Sendable {
     private func filesGetAttributes(_ stream: Stream, firstPage: Bool) -> Bool {
         if stream.readerLooksUpFiles { return true }
         if stream.listing.count <= Self.tinyListing {
-            let asked = lastLookup.withLock { $0 }
-            return asked.map { .now - $0 <= Self.lookupsRecent } ?? false
+            return fileLookups.withLock { lookups in
+                guard lookups.seen, firstPage else { return lookups.seen }
+                lookups.listingsSince += 1
+                if lookups.listingsSince > Self.listingsWithoutLookups { lookups.seen = false }
+                return lookups.seen
+            }
         }
         return firstPage || stream.listing.count <= Self.smallListing
     }
