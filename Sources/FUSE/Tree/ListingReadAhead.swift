@@ -4,8 +4,8 @@ import Foundation
 /// requests are answered (`ReadAheadPlan` says which and when). A walk and the requests
 /// it sends keep one core busy between them; building the listings from the store
 /// between those requests made the first `find` over an account wait for each of them,
-/// where a second core can build them ahead (docs/DECISIONS.md, "Listings read ahead of
-/// a walk").
+/// where a second core can build them ahead (docs/DECISIONS.md, "A walk's listings are
+/// read ahead").
 ///
 /// One walk is read ahead at a time: a walk noticed under another parent replaces it.
 final class ListingReadAhead: @unchecked Sendable {
