@@ -99,18 +99,28 @@ extension MountedTests.Reading {
         #expect(mount.lookups - before < 50)
     }
 
-    /// Adds `wide/`, a directory larger than `ListingSnapshots.smallListing`: 1,200 files and
-    /// 300 subdirectories of one file each, as a folder of messages and threads/ are. It is
-    /// looked up here, so the LOOKUPs a test counts after this are those of what it runs.
-    private static func addWideDirectory(to mount: TestMount) throws {
+    /// Adds `name/` to the root: `files` files holding their number, then 300 subdirectories
+    /// named `thread-NNN` holding one file per name of `threadFiles` (its text: "thread N"
+    /// and the name's text). It is looked up here, so the LOOKUPs a test counts after this
+    /// are those of what it runs.
+    private static func addDirectory(_ name: String, to mount: TestMount, files: Int,
+                                     threadFiles: KeyValuePairs<String, String>) throws {
         let filesystem = mount.filesystem
-        let wide = filesystem.addDirectory(parent: InMemoryFilesystem.root, name: "wide")
-        for index in 0..<1_200 { filesystem.addFile(parent: wide, name: String(format: "file-%04d.eml", index), text: "\(index)") }
-        for index in 0..<300 {
-            let thread = filesystem.addDirectory(parent: wide, name: String(format: "thread-%03d", index))
-            filesystem.addFile(parent: thread, name: "only.eml", text: "thread \(index)")
+        let directory = filesystem.addDirectory(parent: InMemoryFilesystem.root, name: name)
+        for index in 0..<files {
+            filesystem.addFile(parent: directory, name: String(format: "file-%04d.eml", index), text: "\(index)")
         }
-        #expect(try mount.tool("ls", "-d", mount.path("wide")).status == 0)
+        for index in 0..<300 {
+            let thread = filesystem.addDirectory(parent: directory, name: String(format: "thread-%03d", index))
+            for (file, text) in threadFiles { filesystem.addFile(parent: thread, name: file, text: "thread \(index)\(text)") }
+        }
+        #expect(try mount.tool("ls", "-d", mount.path(name)).status == 0)
+    }
+
+    /// Adds `wide/`, a directory larger than `ListingSnapshots.smallListing`: 1,200 files and
+    /// 300 subdirectories of one file each, as a folder of messages and threads/ are.
+    private static func addWideDirectory(to mount: TestMount) throws {
+        try addDirectory("wide", to: mount, files: 1_200, threadFiles: ["only.eml": ""])
     }
 
     @Test("find over a large directory looks up none of its subdirectories")
@@ -149,14 +159,7 @@ extension MountedTests.Reading {
 
     /// Adds `threads/`: 300 small directories of two files each, as threads/ of an account.
     private static func addSmallDirectories(to mount: TestMount) throws {
-        let filesystem = mount.filesystem
-        let threads = filesystem.addDirectory(parent: InMemoryFilesystem.root, name: "threads")
-        for index in 0..<300 {
-            let thread = filesystem.addDirectory(parent: threads, name: String(format: "thread-%03d", index))
-            filesystem.addFile(parent: thread, name: "first.eml", text: "thread \(index) opens")
-            filesystem.addFile(parent: thread, name: "reply.eml", text: "thread \(index) answers")
-        }
-        #expect(try mount.tool("ls", "-d", mount.path("threads")).status == 0)
+        try addDirectory("threads", to: mount, files: 0, threadFiles: ["first.eml": " opens", "reply.eml": " answers"])
     }
 
     /// `find` asks nothing of the files it lists, and the kernel spent more making an inode
