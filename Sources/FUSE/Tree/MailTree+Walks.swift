@@ -26,23 +26,34 @@ extension MailTree {
         return listings.listing(node.inode)
     }
 
-    private func noticeWalk(missing node: Node) -> [Inode]? {
+    /// The three walks a directory's listing can be part of.
+    private enum Walk {
+        case account, threads, attachments
+    }
+
+    /// The walk `node`'s listing is part of; nil for the directories never read ahead,
+    /// whose listings are not built from the store alone: search directories (a listing
+    /// there runs its query) and outbox/ (the send queue).
+    private static func walk(of node: Node) -> Walk? {
         switch node {
-        case .thread: return threadWalk.withLock { $0.noticeWalk(missing: node.inode, at: .now) }
-        case .attachmentMessage: return attachmentWalk.withLock { $0.noticeWalk(missing: node.inode, at: .now) }
-        case .folder, .threads, .attachments, .archive:
-            return accountWalk.withLock { $0.noticeWalk(missing: node.inode, at: .now) }
+        case .folder, .threads, .attachments, .archive: return .account
+        case .thread: return .threads
+        case .attachmentMessage: return .attachments
         default: return nil
         }
     }
 
-    /// The directories a walk may read ahead: those listed from the store alone. Never
-    /// search directories (a listing there runs its query) or outbox/ (the send queue).
-    private static func readsAhead(_ inode: Inode) -> Bool {
-        switch Node(inode: inode) {
-        case .folder?, .threads?, .attachments?, .archive?, .thread?, .attachmentMessage?: return true
-        default: return false
+    private func noticeWalk(missing node: Node) -> [Inode]? {
+        switch Self.walk(of: node) {
+        case .account?: return accountWalk.withLock { $0.noticeWalk(missing: node.inode, at: .now) }
+        case .threads?: return threadWalk.withLock { $0.noticeWalk(missing: node.inode, at: .now) }
+        case .attachments?: return attachmentWalk.withLock { $0.noticeWalk(missing: node.inode, at: .now) }
+        case nil: return nil
         }
+    }
+
+    private static func readsAhead(_ inode: Inode) -> Bool {
+        Node(inode: inode).flatMap(walk(of:)) != nil
     }
 
     /// Starts reading ahead the walk that missed `missed`, the last being `node`, over the
