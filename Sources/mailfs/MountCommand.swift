@@ -29,7 +29,16 @@ struct MountCommand: ParsableCommand {
           help: "While a command reads the tree in a burst (grep -r, find), keep idle CPUs polling instead of sleeping (needs root).")
     var burstPolling = true
 
+    @Option(help: .hidden)
+    var cacheSeconds: Double = 60
+
     @OptionGroup var location: LocationOptions
+
+    func validate() throws {
+        guard cacheSeconds >= 0 && cacheSeconds <= 86_400 else {
+            throw ValidationError("--cache-seconds must be between 0 and 86400")
+        }
+    }
 
     func run() throws {
         // glibc gives each thread that allocates its own arena; with libfuse's worker
@@ -59,7 +68,10 @@ struct MountCommand: ParsableCommand {
             byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
         let activities = AccountActivities(profiles: AccountProfiles.make(config: config))
         let tree = MailTree(store: store, activities: activities, settings: settings)
-        let options = MountOptions(mountPoint: mountPoint, negativeEntryTimeout: 0,
+        // Names and attributes are trusted by the kernel for `cacheSeconds` (a minute; the
+        // tests shorten it): every change to the store is told to it (`MailTree.storeDidChange`).
+        let options = MountOptions(mountPoint: mountPoint, entryTimeout: cacheSeconds, attributeTimeout: cacheSeconds,
+                                   negativeEntryTimeout: 0,
                                    allowOther: allowOther, debug: fuseDebug, keepsCPUsAwakeInBursts: burstPolling,
                                    spaceReportPath: store.databaseURL.deletingLastPathComponent().path)
         let session = FuseSession(filesystem: tree, options: options)
@@ -75,7 +87,7 @@ struct MountCommand: ParsableCommand {
         } catch let error as MountPointError {
             throw CleanExit.failure(error.description)
         }
-        tree.attach(session.invalidator)
+        tree.attach(session.invalidator, trustedFor: options.kernelTrust)
         LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
         defer { LiveMount.removeRecord(store: store) }
         let watcher = try StoreWatcher(store: store, tree: tree)

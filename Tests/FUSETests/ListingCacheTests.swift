@@ -15,7 +15,7 @@ import Testing
         let cache = ListingCache()
         let before = cache.generation
         // The store changed and the watcher drained while this listing was being built.
-        #expect(cache.drain().isEmpty)
+        #expect(cache.drain(servedSince: nil).directories.isEmpty)
         #expect(!cache.store(listing(["live"]), for: 1, builtIn: before))
         #expect(cache.listing(1) == nil)
         #expect(cache.store(listing(["live", "other"]), for: 1, builtIn: cache.generation))
@@ -37,10 +37,43 @@ import Testing
         #expect(cache.store(listing(["a"]), for: 1, builtIn: cache.generation))
         #expect(cache.store(listing(["b"]), for: 2, builtIn: cache.generation))
         cache.forget(2)
-        let drained = Dictionary(uniqueKeysWithValues: cache.drain().map { ($0.inode, $0.listing?.entries.map(\.name)) })
+        let drained = Dictionary(uniqueKeysWithValues: cache.drain(servedSince: nil).directories.map { ($0.inode, $0.listing?.entries.map(\.name)) })
         #expect(drained.keys.sorted() == [1, 2])
         #expect(drained[1] == ["a"] && drained[2] == .some(nil), "a forgotten listing is still reported, without its names")
-        #expect(cache.drain().isEmpty && cache.listing(1) == nil)
+        #expect(cache.drain(servedSince: nil).directories.isEmpty && cache.listing(1) == nil)
+    }
+
+    @Test("a drain returns the listings the kernel was sent since the given instant, and which nodes it was sent")
+    func drainKeepsRecentlyServed() {
+        let cache = ListingCache()
+        let start = ContinuousClock.now
+        for inode: Inode in [1, 2, 3] { #expect(cache.store(listing(["\(inode)"]), for: inode, builtIn: cache.generation)) }
+        cache.noteServed(1, at: start)
+        cache.noteServed(2, at: start + .seconds(10))
+        cache.noteServed(7, at: start + .seconds(10))  // a file's attributes (GETATTR)
+        let drained = cache.drain(servedSince: start + .seconds(5))
+        let listings = Dictionary(uniqueKeysWithValues: drained.directories.map { ($0.inode, $0.listing?.entries.map(\.name)) })
+        let expected: [Inode: [String]?] = [1: nil, 2: ["2"], 3: nil]
+        #expect(listings == expected, "served too long ago, or never: not returned")
+        #expect(Set(drained.served) == [2, 7])
+        // Stamps older than the instant are gone; the rest hold for the next drain.
+        #expect(cache.store(listing(["1"]), for: 1, builtIn: cache.generation))
+        #expect(cache.store(listing(["2"]), for: 2, builtIn: cache.generation))
+        let again = cache.drain(servedSince: start + .seconds(5))
+        #expect(again.directories.filter { $0.listing != nil }.map(\.inode) == [2])
+    }
+
+    @Test("when too many nodes were served to remember them all, every held listing counts as served")
+    func servedOverflow() {
+        let cache = ListingCache()
+        let start = ContinuousClock.now
+        #expect(cache.store(listing(["a"]), for: 1, builtIn: cache.generation))
+        for inode in 1_000...(1_000 + Inode(ListingCache.maxEntries)) { cache.noteServed(inode, at: start) }
+        let drained = cache.drain(servedSince: start)
+        #expect(drained.directories.map(\.inode) == [1] && drained.directories.first?.listing != nil)
+        // Stamps older than the next drain's instant are dropped: the count is back under the bound.
+        #expect(cache.store(listing(["a"]), for: 1, builtIn: cache.generation))
+        #expect(cache.drain(servedSince: start + .seconds(1)).directories.first?.listing == nil)
     }
 
     func attributes(_ node: Node, size: UInt64 = 1, isVolatile: Bool = false) -> FileAttributes {
@@ -70,7 +103,7 @@ import Testing
         cache.forget(7)
         #expect(cache.attributes(other.inode) == nil, "a change through the mount may change any link count")
         cache.remember(other, builtIn: cache.generation)
-        _ = cache.drain()
+        _ = cache.drain(servedSince: nil)
         #expect(cache.attributes(other.inode) == nil)
     }
 
@@ -78,7 +111,7 @@ import Testing
     func attributesAcrossChange() {
         let cache = ListingCache()
         let before = cache.generation
-        _ = cache.drain()
+        _ = cache.drain(servedSince: nil)
         cache.remember(attributes(.message(1), size: 10), builtIn: before)
         #expect(cache.attributes(Node.message(1).inode) == nil)
         let forgotten = cache.generation

@@ -174,6 +174,40 @@ struct KernelCacheMountTests {
         }, cleanUp: { await readers.stop() })
     }
 
+    /// A store change rebuilds only the listings the kernel was sent within the time it
+    /// trusts them (docs/DECISIONS.md, "A store change rebuilds only the listings the kernel
+    /// may still trust"); the others are dropped and their cached pages with them. With a
+    /// one-second cache the kernel trusts nothing listed four seconds before.
+    @Test("a change elsewhere to listings read longer ago than the kernel trusts them is seen at once by ls, stat and cat")
+    func changesAfterTheKernelsTrust() async throws {
+        let mount = try MountedMailfs()
+        let reply = "From: Tester <t@example.org>\r\nTo: you@demo.example\r\nSubject: Re: First\r\n"
+            + "Date: Sat, 21 Nov 2026 11:00:00 +0000\r\nMessage-ID: <two@t>\r\nIn-Reply-To: <one@t>\r\n\r\nindeed\n"
+        let maildir = mount.root.appendingPathComponent("both")
+        try LiveMountTests.writeMaildir(maildir, ["1:2,": LiveMountTests.message("one@t", subject: "First"),
+                                                  "2:2,": Array(reply.utf8)])
+        try await mount.importMail("live", from: maildir)
+        try await mount.start(extraArguments: ["--cache-seconds", "1"])
+        let first = "\(Self.folder)/2026-11-21 1000 Tester - First.eml"
+        let second = mount.path("\(Self.folder)/2026-11-21 1100 Tester - Re: First.eml")
+        let thread = try #require(try await mount.sh("ls live/threads").lines.first)
+        #expect(try await mount.sh("ls '\(Self.folder)' 'live/threads/\(thread)'").lines.count == 6)
+        #expect(try await Self.stat(mount, "%h", first) == "1")
+        #expect(FileManager.default.contents(atPath: second) != nil)
+        try await Task.sleep(for: .seconds(4))
+
+        try await Self.changeStore(mount, """
+            DELETE FROM email WHERE messageId = 'two@t';
+            INSERT INTO folder (accountId, path, imapPath, type) SELECT accountId, 'other', 'other', 'custom' FROM folder;
+            INSERT INTO emailFolder (emailId, folderId, imapUID) SELECT e.id, d.id, 1 FROM email e, folder d WHERE d.path = 'other';
+            """)
+        #expect(try await Poll.until(seconds: 5) {
+            try await mount.sh("ls '\(Self.folder)' 'live/threads/\(thread)'").lines.count == 4
+        })
+        #expect(try await Self.stat(mount, "%h", first) == "2")
+        #expect(FileManager.default.contents(atPath: second) == nil)
+    }
+
     @Test("security and ACL attributes are EOPNOTSUPP without reaching the tree; user.mailfs ones still answer")
     func foreignAttributes() async throws {
         let mount = try await mountedWithOneMessage()

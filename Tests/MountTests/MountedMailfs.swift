@@ -81,11 +81,12 @@ final class MountedMailfs {
     }
 
     /// Starts the mount and waits (at most 20 s) until the root `.status` is readable.
-    /// `extraEnvironment` is for this run of the mount process only (a failpoint).
-    func start(extraEnvironment: [String: String] = [:]) async throws {
+    /// `extraEnvironment` and `extraArguments` are for this run of the mount process only
+    /// (a failpoint, shorter kernel cache timeouts).
+    func start(extraEnvironment: [String: String] = [:], extraArguments: [String] = []) async throws {
         let logFile = root.appendingPathComponent("mount.log").path
-        let process = try ChildProcess("/bin/sh", ["-c", "exec \"$0\" mount \"$1\" --data-dir \"$2\" >>\"$3\" 2>&1",
-                                                   Self.binary, mountPoint.path, dataDir.path, logFile],
+        let process = try ChildProcess("/bin/sh", ["-c", "m=$1 d=$2 log=$3; shift 3; exec \"$0\" mount \"$m\" --data-dir \"$d\" \"$@\" >>\"$log\" 2>&1",
+                                                   Self.binary, mountPoint.path, dataDir.path, logFile] + extraArguments,
                                        environment: environment.merging(extraEnvironment) { $1 }, captureOutput: false)
         self.process = process
         // Poll.until checks once more after the deadline: a full run's CPU-bound suites can

@@ -78,6 +78,9 @@ public protocol FilesystemOperations: AnyObject, Sendable {
     /// The whole listing of a directory, without "." and "..". The binding snapshots it
     /// when a listing starts (offset 0) and serves that stream's offsets from the snapshot.
     func readdir(_ inode: Inode) throws(FSError) -> [DirectoryEntry]
+    /// The kernel was just sent a page of `inode`'s listing (READDIR or READDIRPLUS), from
+    /// the snapshot `readdir` gave: a reader may page through it long after it began.
+    func sentListingPage(of inode: Inode)
     func open(_ inode: Inode, flags: Int32) throws(FSError) -> OpenedFile
     func read(_ inode: Inode, handle: UInt64, offset: UInt64, size: Int) throws(FSError) -> [UInt8]
     func release(_ inode: Inode, handle: UInt64)
@@ -124,5 +127,6 @@ extension FilesystemOperations {
     public func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes { throw FSError(EPERM) }
     /// Inodes computed from stable ids need no reference counts.
     public func forget(_ inode: Inode, lookups: UInt64) {}
+    public func sentListingPage(of inode: Inode) {}
     public func rmdir(parent: Inode, name: String) throws(FSError) { throw FSError(EPERM) }
 }

@@ -29,7 +29,7 @@ extension FuseDispatcher {
                              files: plus && page.filesGetAttributes)
             }
             let used = buffer.count
-            if used == 0 { snapshots.finished(Inode(inode)) }
+            if used == 0 { snapshots.finished(Inode(inode)) } else { filesystem.sentListingPage(of: Inode(inode)) }
             fuse_reply_buf(req, buffer, used)
         }
     }

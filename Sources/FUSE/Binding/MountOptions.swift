@@ -62,6 +62,13 @@ public struct MountOptions: Sendable, Equatable {
         self.spaceReportPath = spaceReportPath
     }
 
+    /// How long after an entry or attributes are sent the kernel may still use them without
+    /// asking: the longer timeout, and two seconds for the reply to reach the kernel (it
+    /// counts from when it takes the reply in, a loaded machine's moment later).
+    public var kernelTrust: Duration {
+        .milliseconds(Int64((max(entryTimeout, attributeTimeout) * 1000).rounded(.up))) + .seconds(2)
+    }
+
     /// The argv handed to `fuse_session_new` (argv[0] is a program name, never parsed).
     var sessionArguments: [String] {
         var mountOptions = ["fsname=\(Self.escaped(fsname))", "subtype=\(Self.escaped(subtype))",

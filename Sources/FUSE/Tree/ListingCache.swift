@@ -9,6 +9,11 @@ import Synchronization
 /// it sends (it drops a file's atime, and with it the attributes it caches), so the second
 /// `stat` of a file or directory just read would otherwise cost a store query. Any change
 /// to the store, or to the tree through the mount, drops them all with the listings.
+///
+/// It also remembers when the kernel was last sent each directory's entries and each
+/// node's attributes (`noteServed`): the kernel trusts what it was sent only for the
+/// mount's timeouts, so a store change need correct only what was sent more recently
+/// (docs/DECISIONS.md, "A store change rebuilds only the listings the kernel may still trust").
 final class ListingCache: Sendable {
     private struct State {
         var listings: [Inode: Listing] = [:]
@@ -18,6 +23,12 @@ final class ListingCache: Sendable {
         /// Counts drains and forgets: a listing built across one may predate the change
         /// that caused it.
         var generation: UInt64 = 0
+        /// When the kernel was last sent entries of each directory (a READDIR page, a
+        /// LOOKUP in it) or attributes of each node (GETATTR); pruned at every drain.
+        var servedAt: [Inode: ContinuousClock.Instant] = [:]
+        /// `servedAt` was full and refused a node since the last drain: every held listing
+        /// counts as served recently at the next one.
+        var servedOverflowed = false
 
         /// Bounded like the listings, and emptied the same way when full.
         mutating func rememberAttributes(_ new: FileAttributes) {
@@ -29,6 +40,17 @@ final class ListingCache: Sendable {
     /// About 200 bytes an entry: 200,000 entries is ~40 MB at most.
     static let maxEntries = 200_000
     private let state = Mutex(State())
+
+    /// The kernel was sent entries of the directory `inode` or attributes of the node.
+    func noteServed(_ inode: Inode, at now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            if state.servedAt.count >= Self.maxEntries && state.servedAt[inode] == nil {
+                state.servedOverflowed = true
+            } else {
+                state.servedAt[inode] = now
+            }
+        }
+    }
 
     func listing(_ inode: Inode) -> Listing? {
         state.withLock { $0.listings[inode] }
@@ -120,9 +142,19 @@ final class ListingCache: Sendable {
         state.withLock { Array($0.listings.keys) }
     }
 
-    /// Empties the cache; returns every directory listed so far, with its listing when
-    /// it was still held.
-    func drain() -> [(inode: Inode, listing: Listing?)] {
+    /// What a store change must correct in the kernel (`drain`).
+    struct Drained {
+        /// Every directory listed since the last drain, with its listing when the kernel
+        /// was sent some of it recently: only then may the kernel still trust names or
+        /// attributes from it that the change made stale.
+        var directories: [(inode: Inode, listing: Listing?)]
+        /// The nodes whose entries or attributes the kernel was sent recently.
+        var served: [Inode]
+    }
+
+    /// Empties the cache. "Recently" is since `recent`; nil counts every held listing as
+    /// recent (no kernel attached: nothing is known of what it trusts).
+    func drain(servedSince recent: ContinuousClock.Instant?) -> Drained {
         state.withLock { state in
             defer {
                 state.generation &+= 1
@@ -131,7 +163,13 @@ final class ListingCache: Sendable {
                 state.listed.removeAll(keepingCapacity: true)
                 state.attributes.removeAll(keepingCapacity: true)
             }
-            return state.listed.map { ($0, state.listings[$0]) }
+            let everyListing = recent == nil || state.servedOverflowed
+            if let recent { state.servedAt = state.servedAt.filter { $0.value >= recent } }
+            state.servedOverflowed = false
+            let directories = state.listed.map { inode in
+                (inode, everyListing || state.servedAt[inode] != nil ? state.listings[inode] : nil)
+            }
+            return Drained(directories: directories, served: Array(state.servedAt.keys))
         }
     }
 }

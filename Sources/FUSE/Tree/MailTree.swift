@@ -20,6 +20,9 @@ public final class MailTree: FilesystemOperations {
     let files = OpenFileTable()
     let contentSources = ContentSourceCache()
     let invalidator = Mutex<(any KernelCacheInvalidator)?>(nil)
+    /// How long the kernel trusts the entries and attributes it is sent (`attach`); nil
+    /// until a kernel is attached.
+    let kernelTrust = Mutex<Duration?>(nil)
     /// Runs `.control` commands of configured accounts (the sync engine). Returns false
     /// when the command is not understood for that account.
     public typealias ControlHandler = @Sendable (_ account: String, _ command: String) -> Bool
@@ -73,8 +76,10 @@ public final class MailTree: FilesystemOperations {
         accounts = AccountRegistry(store: store, activities: activities)
     }
 
-    /// Set once the session exists; until then invalidation is a no-op.
-    public func attach(_ kernel: any KernelCacheInvalidator) {
+    /// Set once the session exists; until then invalidation is a no-op. `trust`: how long
+    /// the kernel keeps trusting an entry or attributes once sent (`MountOptions.kernelTrust`).
+    public func attach(_ kernel: any KernelCacheInvalidator, trustedFor trust: Duration) {
+        kernelTrust.withLock { $0 = trust }
         invalidator.withLock { $0 = kernel }
     }
 
@@ -105,6 +110,7 @@ public final class MailTree: FilesystemOperations {
     // MARK: FilesystemOperations (metadata)
 
     public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
+        listings.noteServed(parent)
         // A folder whose listing was dropped by a change (rm, mv, a sync) answers from the
         // store directly instead of rebuilding the whole listing for one name, and so does
         // an account for a name that is not one of its files; a name in search/ is a saved
@@ -130,12 +136,17 @@ public final class MailTree: FilesystemOperations {
     }
 
     public func getattr(_ inode: Inode) throws(FSError) -> FileAttributes {
+        listings.noteServed(inode)
         guard let node = Node(inode: inode) else { throw FSError(ENOENT) }
         return try attributes(of: node)
     }
 
     public func readdir(_ inode: Inode) throws(FSError) -> [DirectoryEntry] {
         try listing(of: inode).entries
+    }
+
+    public func sentListingPage(of inode: Inode) {
+        listings.noteServed(inode)
     }
 
     /// The listing of a directory, built from the store on first use and cached until

@@ -1,0 +1,51 @@
+@testable import FUSE
+import Foundation
+@testable import Store
+import Synchronization
+import Testing
+
+/// What a store change tells the kernel, recorded instead of sent.
+final class RecordingInvalidator: KernelCacheInvalidator {
+    struct Calls {
+        var entries: [(parent: Inode, name: String)] = []
+        var inodes: Set<Inode> = []
+        var attributes: Set<Inode> = []
+    }
+
+    let calls = Mutex(Calls())
+
+    func invalidateEntry(parent: Inode, name: String) { calls.withLock { $0.entries.append((parent, name)) } }
+    func invalidateInode(_ inode: Inode) { calls.withLock { _ = $0.inodes.insert(inode) } }
+    func invalidateAttributes(_ inode: Inode) { calls.withLock { _ = $0.attributes.insert(inode) } }
+}
+
+extension MailTreeTests {
+    @Test("a store change rebuilds the listings the kernel was sent within its trust, drops the others unbuilt, and tells it about both")
+    func storeChangeRebuildsOnlyTrustedListings() throws {
+        let kernel = RecordingInvalidator()
+        tree.attach(kernel, trustedFor: .milliseconds(300))
+        let inbox = try path("work", "inbox").inode
+        let threadName = try #require(try names("work", "threads").first)
+        let thread = try path("work", "threads", threadName).inode
+        let reply = "2026-11-20 1432 Alice Smith - Re: Lunch plans.eml"
+        let first = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml").inode
+        #expect(try tree.readdir(thread).map(\.name).contains(reply))
+        tree.sentListingPage(of: thread)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try tree.readdir(inbox).map(\.name).contains(reply))
+        tree.sentListingPage(of: inbox)
+        _ = try tree.getattr(first)
+
+        try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE messageId = 're@t'") }
+        tree.storeDidChange()
+
+        let calls = kernel.calls.withLock { $0 }
+        #expect(calls.entries.contains { $0.parent == inbox && $0.name == reply }, "the inbox was listed just now")
+        #expect(!calls.entries.contains { $0.parent == thread }, "the kernel no longer trusts the thread's names")
+        #expect(calls.inodes.isSuperset(of: [inbox, thread]), "both listings may sit in the kernel's page cache")
+        #expect(calls.attributes.contains(first), "its attributes were sent by GETATTR just now")
+        #expect(tree.listings.listing(inbox)?.entries.map(\.name).contains(reply) == false)
+        #expect(tree.listings.listing(thread) == nil, "not rebuilt")
+        #expect(try tree.readdir(thread).map(\.name) == ["2026-11-20 1432 Alice Smith - Lunch plans.eml"])
+    }
+}
