@@ -9,18 +9,16 @@ public struct ThreadMessageSummary: Sendable, Hashable {
     /// The decoded subject as sent.
     public var subject: String
     public var isUnread: Bool
-    /// The message's text: its text/plain body, or its HTML body already turned into text
-    /// (`HTMLText.plainText(fromHTML:)`); nil when it has neither.
-    public var bodyText: String?
+    /// The message's preview (`Snippet.make(plain:html:fallback:)`), as stored with it.
+    public var snippet: String
 
-    public init(id: Int64, date: Date, from: [EmailAddress], subject: String, isUnread: Bool,
-                bodyText: String?) {
+    public init(id: Int64, date: Date, from: [EmailAddress], subject: String, isUnread: Bool, snippet: String) {
         self.id = id
         self.date = date
         self.from = from
         self.subject = subject
         self.isUnread = isUnread
-        self.bodyText = bodyText
+        self.snippet = snippet
     }
 }
 
@@ -39,8 +37,7 @@ public struct ThreadMetadata: Sendable, Hashable {
     /// Distinct From addresses (compared case-insensitively), by first appearance in date
     /// order; each keeps the display name it first appeared with.
     public var participants: [EmailAddress]
-    /// The start of the latest message's text (see `Snippet`), or the subject when the
-    /// latest message has no text.
+    /// The latest message's preview (`Snippet`), or its subject when it has none.
     public var snippet: String
 
     /// Nil for an empty thread.
@@ -53,7 +50,7 @@ public struct ThreadMetadata: Sendable, Hashable {
         messageCount = ordered.count
         unreadCount = ordered.count(where: \.isUnread)
         participants = Self.distinctSenders(of: ordered)
-        snippet = Snippet.make(from: latest.bodyText) ?? latest.subject
+        snippet = latest.snippet.isEmpty ? latest.subject : latest.snippet
     }
 
     private static func distinctSenders(of ordered: [ThreadMessageSummary]) -> [EmailAddress] {

@@ -4,11 +4,9 @@ import MailCore
 /// Thread rows from FR-SYNC-06 step 5 metadata (computed in MailCore).
 extension ThreadMember {
     var summary: ThreadMessageSummary {
-        // The stored snippet of a message is already its text preview: the thread's snippet
-        // is the latest message's, so the preview is all the metadata needs of the body.
         ThreadMessageSummary(id: id, date: date,
                              from: fromAddress.isEmpty ? [] : [EmailAddress(name: fromName, address: fromAddress)],
-                             subject: subject, isUnread: !isRead, bodyText: snippet)
+                             subject: subject, isUnread: !isRead, snippet: snippet)
     }
 }
 

@@ -33,6 +33,18 @@ struct HTMLTextTests {
         #expect(Snippet.make(plain: "a b", html: nil, fallback: "s", limit: 2) == "a")
     }
 
+    @Test("a snippet leaves quoted lines out, unless there is nothing else")
+    func snippetSkipsQuotes() {
+        #expect(Snippet.make(plain: "Sounds good.\n> old text", html: nil, fallback: "s") == "Sounds good.")
+        #expect(Snippet.make(plain: "On Monday Bob wrote:\r\n  > quoted\r\n>\r\n\r\nMy answer.\r\n", html: nil, fallback: "s")
+                == "On Monday Bob wrote: My answer.")
+        #expect(Snippet.make(plain: "> only\n>  quoted", html: nil, fallback: "s") == "> only > quoted")
+        #expect(Snippet.make(plain: "> quoted", html: "<p>ignored</p>", fallback: "s") == "> quoted",
+                "quoted plain text still comes before the HTML")
+        let manyQuoted = String(repeating: "> line\n", count: 1_000) + "mine"
+        #expect(Snippet.make(plain: manyQuoted, html: nil, fallback: "s") == "mine")
+    }
+
     @Test("a snippet falls back to the HTML text, then to the subject")
     func snippetFallbacks() {
         #expect(Snippet.make(plain: " \n ", html: "<p>From <i>HTML</i></p>", fallback: "s") == "From HTML")

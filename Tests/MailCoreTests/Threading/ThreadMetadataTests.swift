@@ -5,17 +5,17 @@ import Testing
 @Suite("Thread metadata (FR-SYNC-06 step 5)")
 struct ThreadMetadataTests {
     private func summary(_ id: Int64, day: Double, from: String, name: String? = nil, subject: String = "Lunch",
-                         unread: Bool = false, body: String? = nil) -> ThreadMessageSummary {
+                         unread: Bool = false, snippet: String = "") -> ThreadMessageSummary {
         ThreadMessageSummary(id: id, date: Date(timeIntervalSince1970: day * 86_400),
                              from: [EmailAddress(name: name, address: from)], subject: subject,
-                             isUnread: unread, bodyText: body)
+                             isUnread: unread, snippet: snippet)
     }
 
     @Test("counts, dates, root subject and latest snippet come from the right messages")
     func summarizesThread() throws {
         let metadata = try #require(ThreadMetadata(messages: [
-            summary(3, day: 5, from: "bob@x", subject: "Re: Lunch", unread: true, body: "Sounds good.\n> old text"),
-            summary(1, day: 1, from: "alice@x", name: "Alice", subject: "Lunch", body: "Pizza?"),
+            summary(3, day: 5, from: "bob@x", subject: "Re: Lunch", unread: true, snippet: "Sounds good."),
+            summary(1, day: 1, from: "alice@x", name: "Alice", subject: "Lunch", snippet: "Pizza?"),
             summary(2, day: 2, from: "BOB@x", name: "Bob", subject: "Re: Lunch", unread: true),
             summary(4, day: 3, from: "alice@x", name: "Alice S.", subject: "Re: Lunch"),
         ]))
@@ -37,36 +37,19 @@ struct ThreadMetadataTests {
     @Test("equal dates are ordered by id")
     func tiesByID() throws {
         let metadata = try #require(ThreadMetadata(messages: [
-            summary(9, day: 1, from: "b@x", subject: "second", body: "later"),
-            summary(7, day: 1, from: "a@x", subject: "first", body: "earlier"),
+            summary(9, day: 1, from: "b@x", subject: "second", snippet: "later"),
+            summary(7, day: 1, from: "a@x", subject: "first", snippet: "earlier"),
         ]))
         #expect(metadata.subject == "first")
         #expect(metadata.snippet == "later")
     }
 
-    @Test("the snippet falls back to quoted text, then to the subject")
-    func snippetFallbacks() throws {
-        let quotedOnly = try #require(ThreadMetadata(messages: [
-            summary(1, day: 1, from: "a@x", body: "> only\n>  quoted"),
+    @Test("the snippet is the latest message's, or its subject when it has none")
+    func snippetFallback() throws {
+        let noSnippet = try #require(ThreadMetadata(messages: [
+            summary(1, day: 1, from: "a@x", subject: "Lunch", snippet: "Pizza?"),
+            summary(2, day: 2, from: "b@x", subject: "Re: Lunch"),
         ]))
-        #expect(quotedOnly.snippet == "> only > quoted")
-        let noBody = try #require(ThreadMetadata(messages: [
-            summary(1, day: 1, from: "a@x", subject: "Re: Lunch", body: " \n\t"),
-        ]))
-        #expect(noBody.snippet == "Re: Lunch")
-    }
-
-    @Test("the snippet is about 100 characters, whitespace collapsed, cut on characters")
-    func snippetLength() throws {
-        let body = String(repeating: "word\t\t ", count: 100) + "\n" + String(repeating: "🇫🇷", count: 300)
-        let metadata = try #require(ThreadMetadata(messages: [summary(1, day: 1, from: "a@x", body: body)]))
-        #expect(metadata.snippet.count <= 100)
-        #expect(metadata.snippet.count >= 95)
-        #expect(metadata.snippet.hasPrefix("word word word"))
-        #expect(!metadata.snippet.contains("  ") && !metadata.snippet.hasSuffix(" "))
-        let emoji = try #require(ThreadMetadata(messages: [
-            summary(1, day: 1, from: "a@x", body: String(repeating: "🇫🇷", count: 300)),
-        ]))
-        #expect(emoji.snippet == String(repeating: "🇫🇷", count: 100))
+        #expect(noSnippet.snippet == "Re: Lunch")
     }
 }
