@@ -8,14 +8,15 @@ import Testing
 final class RecordingInvalidator: KernelCacheInvalidator {
     struct Calls {
         var entries: [(parent: Inode, name: String)] = []
-        var inodes: Set<Inode> = []
+        /// In the order they were told.
+        var inodes: [Inode] = []
         var attributes: Set<Inode> = []
     }
 
     let calls = Mutex(Calls())
 
     func invalidateEntry(parent: Inode, name: String) { calls.withLock { $0.entries.append((parent, name)) } }
-    func invalidateInode(_ inode: Inode) { calls.withLock { _ = $0.inodes.insert(inode) } }
+    func invalidateInode(_ inode: Inode) { calls.withLock { $0.inodes.append(inode) } }
     func invalidateAttributes(_ inode: Inode) { calls.withLock { _ = $0.attributes.insert(inode) } }
 }
 
@@ -42,10 +43,27 @@ extension MailTreeTests {
         let calls = kernel.calls.withLock { $0 }
         #expect(calls.entries.contains { $0.parent == inbox && $0.name == reply }, "the inbox was listed just now")
         #expect(!calls.entries.contains { $0.parent == thread }, "the kernel no longer trusts the thread's names")
-        #expect(calls.inodes.isSuperset(of: [inbox, thread]), "both listings may sit in the kernel's page cache")
+        #expect(Set(calls.inodes).isSuperset(of: [inbox, thread]), "both listings may sit in the kernel's page cache")
         #expect(calls.attributes.contains(first), "its attributes were sent by GETATTR just now")
         #expect(tree.listings.listing(inbox)?.entries.map(\.name).contains(reply) == false)
         #expect(tree.listings.listing(thread) == nil, "not rebuilt")
         #expect(try tree.readdir(thread).map(\.name) == ["2026-11-20 1432 Alice Smith - Lunch plans.eml"])
+    }
+
+    @Test("a store change tells the kernel about folders before threads, however many threads were listed")
+    func storeChangeRefreshesFoldersFirst() throws {
+        let kernel = RecordingInvalidator()
+        tree.attach(kernel, trustedFor: .seconds(60))
+        let inbox = try path("work", "inbox").inode
+        let threads = try path("work", "threads").inode
+        let thread = try path("work", "threads", try #require(try names("work", "threads").first)).inode
+        for directory in [thread, inbox, threads] {
+            _ = try tree.readdir(directory)
+            tree.sentListingPage(of: directory)
+        }
+        tree.storeDidChange()
+        let order = kernel.calls.withLock { $0.inodes }
+        #expect(Set(order).isSuperset(of: [inbox, threads, thread]))
+        #expect(order.last == thread, "the only thread directory listed comes after every other one")
     }
 }

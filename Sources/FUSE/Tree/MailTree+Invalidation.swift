@@ -55,7 +55,7 @@ extension MailTree {
     private func refresh(_ dropped: [(inode: Inode, listing: Listing?)], served: [Inode] = []) {
         guard let kernel = invalidator.withLock({ $0 }) else { return }
         var changed = Set(served)
-        for (inode, old) in dropped {
+        for (inode, old) in dropped.sorted(by: { Self.refreshesFirst($0.inode) && !Self.refreshesFirst($1.inode) }) {
             if let old {
                 let (vanished, differing) = old.changes(to: try? listing(of: inode))
                 for name in vanished { kernel.invalidateEntry(parent: inode, name: name) }
@@ -65,6 +65,17 @@ extension MailTree {
         }
         changed.subtract(dropped.lazy.map(\.inode))
         for inode in changed { kernel.invalidateAttributes(inode) }
+    }
+
+    /// Folders and the other few directories come before the many thread and
+    /// attachments/<message>/ ones: after a `find`, new mail in the inbox would otherwise
+    /// wait behind thousands of those to be shown (in a set's order, up to 0.6 s at 50,000
+    /// messages).
+    private static func refreshesFirst(_ inode: Inode) -> Bool {
+        switch Node(inode: inode) {
+        case .thread?, .attachmentMessage?: return false
+        default: return true
+        }
     }
 }
 
