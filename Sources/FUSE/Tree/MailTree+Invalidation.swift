@@ -55,7 +55,8 @@ extension MailTree {
     private func refresh(_ dropped: [(inode: Inode, listing: Listing?)], served: [Inode] = []) {
         guard let kernel = invalidator.withLock({ $0 }) else { return }
         var changed = Set(served)
-        for (inode, old) in dropped.sorted(by: { Self.refreshesFirst($0.inode) && !Self.refreshesFirst($1.inode) }) {
+        let (first, then) = (dropped.filter { Self.refreshesFirst($0.inode) }, dropped.filter { !Self.refreshesFirst($0.inode) })
+        for (inode, old) in first + then {
             if let old {
                 let (vanished, differing) = old.changes(to: try? listing(of: inode))
                 for name in vanished { kernel.invalidateEntry(parent: inode, name: name) }
