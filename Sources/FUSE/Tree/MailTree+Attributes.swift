@@ -25,7 +25,7 @@ extension MailTree {
             return messageAttributes(message)
         case .attachmentFile(let id):
             guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
-            return attachmentAttributes(attachment)
+            return attachmentAttributes(id: id, size: attachment.sizeBytes)
         case .thread(let id):
             guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
             return threadAttributes(thread)
@@ -105,10 +105,10 @@ extension MailTree {
                        size: UInt64(max(message.sizeBytes, 0)), modified: message.date)
     }
 
-    func attachmentAttributes(_ attachment: AttachmentRecord) -> FileAttributes {
-        FileAttributes(inode: Node.attachmentFile(attachment.id ?? 0).inode, kind: .regular,
+    func attachmentAttributes(id: Int64, size: Int64) -> FileAttributes {
+        FileAttributes(inode: Node.attachmentFile(id).inode, kind: .regular,
                        permissions: 0o600, linkCount: 1,
-                       size: UInt64(max(attachment.sizeBytes, 0)), modified: settings.mountedAt)
+                       size: UInt64(max(size, 0)), modified: settings.mountedAt)
     }
 
     /// `.status` and `.log` are rendered on open and served with direct I/O, so the size

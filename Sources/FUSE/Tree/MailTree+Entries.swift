@@ -30,7 +30,7 @@ extension MailTree {
                 DirectoryEntry(name: Self.attachmentDirectoryName(message.fileName),
                                attributes: attachmentDirectoryAttributes(message))
             }
-        case .attachmentMessage(let id): return try store.attachments(ofEmail: id).map(attachmentEntry)
+        case .attachmentMessage(let id): return try (store.attachmentsByEmail(ids: [id])[id] ?? []).map(attachmentEntry)
         case .searches(let id): return try searchRootEntries(accountId: id)
         case .unifiedSearches: return try searchRootEntries(accountId: nil)
         case .savedSearch, .search: return try searchEntries(try searchDirectory(node))
@@ -152,8 +152,8 @@ extension MailTree {
         }
     }
 
-    func attachmentEntry(_ attachment: AttachmentRecord) -> DirectoryEntry {
-        DirectoryEntry(name: attachment.fileName, attributes: attachmentAttributes(attachment))
+    func attachmentEntry(_ attachment: AttachmentEntry) -> DirectoryEntry {
+        DirectoryEntry(name: attachment.fileName, attributes: attachmentAttributes(id: attachment.id, size: attachment.sizeBytes))
     }
 
     /// attachments/<message>/ is named after the message file, without `.eml`.

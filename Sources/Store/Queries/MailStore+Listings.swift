@@ -186,18 +186,26 @@ extension MailStore {
     }
 
     public func attachments(ofEmail emailId: Int64) throws -> [AttachmentRecord] {
-        try attachmentsByEmail(ids: [emailId])[emailId] ?? []
+        try treeRead { db in
+            try AttachmentRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM attachment WHERE emailId = ? ORDER BY id"),
+                                          arguments: [emailId])
+        }
     }
 
-    /// The attachments of the messages `emailIds`, by message, each message's in listing
-    /// order (see `messagesByThread`).
-    public func attachmentsByEmail(ids emailIds: [Int64]) throws -> [Int64: [AttachmentRecord]] {
+    /// The listing entries of the attachments of the messages `emailIds`, by message, each
+    /// message's in listing order (see `messagesByThread`).
+    public func attachmentsByEmail(ids emailIds: [Int64]) throws -> [Int64: [AttachmentEntry]] {
         try treeRead { db in
             let statement = try db.cachedStatement(sql: """
-                SELECT * FROM attachment WHERE emailId IN (\(Self.idList)) ORDER BY emailId, id
+                SELECT \(AttachmentEntry.columns) FROM attachment WHERE emailId IN (\(Self.idList)) ORDER BY emailId, id
                 """)
-            let attachments = try AttachmentRecord.fetchAll(statement, arguments: [Self.idListArgument(emailIds)])
-            return Dictionary(grouping: attachments, by: \.emailId)
+            var byEmail: [Int64: [AttachmentEntry]] = [:]
+            let rows = try Row.fetchCursor(statement, arguments: [Self.idListArgument(emailIds)])
+            while let row = try rows.next() {
+                let entry = AttachmentEntry(row: row)
+                byEmail[entry.emailId, default: []].append(entry)
+            }
+            return byEmail
         }
     }
 
