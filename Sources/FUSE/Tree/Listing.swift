@@ -64,6 +64,9 @@ struct Listing: Sendable {
     /// it lacks (all of them when it is nil), and the inodes of the entries both hold whose
     /// attributes changed.
     func changes(to fresh: Listing?) -> (vanished: [String], changed: [Inode]) {
+        // Most listings a store change rebuilds come back as they were, in the same order:
+        // compared side by side, no name index need be built for them.
+        if let fresh, fresh.entries == entries { return ([], []) }
         var vanished: [String] = []
         var changed: [Inode] = []
         for entry in entries {
