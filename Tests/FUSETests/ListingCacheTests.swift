@@ -153,6 +153,10 @@ import Testing
         #expect(changes.vanished == ["c.eml"])
         #expect(changes.changed == [Node.message(2).inode], "a link more; a new name is no change of an old one")
         #expect(old.changes(to: old).changed.isEmpty)
+        let reordered = Listing(old.entries.reversed())
+        #expect(old.changes(to: reordered).vanished.isEmpty && old.changes(to: reordered).changed.isEmpty,
+                "the same entries in another order: nothing vanished or changed")
+        #expect(old.changes(to: nil).vanished == ["a.eml", "b.eml", "c.eml"])
     }
 
     @Test("a folder's listing: subfolders first, a message named like one left out, names looked up by their bytes once asked")
