@@ -2,10 +2,10 @@ import Foundation
 import Store
 import Synchronization
 
-/// Keeping the kernel's caches true to the store. Listings are rebuilt and the kernel is
-/// told which names vanished (their cached dentries would otherwise live for the entry
-/// timeout) and that every listed directory changed. New names need no notice: lookups
-/// that fail are answered without a negative cache entry.
+/// Keeping the kernel's caches true to the store. Listings the kernel may still trust are
+/// rebuilt and the kernel is told which names vanished (their cached dentries would
+/// otherwise live for the entry timeout) and that every listed directory changed. New names
+/// need no notice: lookups that fail are answered without a negative cache entry.
 ///
 /// Telling the kernel is not enough on its own: a READDIR answered just before the change
 /// may reach the kernel's listing cache after the notice dropped it. The kernel throws a

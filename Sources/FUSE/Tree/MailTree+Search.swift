@@ -6,8 +6,9 @@ import Store
 /// `search/` (docs/ARCHITECTURE.md, "Search directories"): at the mount root over every
 /// account, and in each account. Listing it shows the saved searches; looking up any other
 /// name runs that name as a query, and its directory lists the matching messages under
-/// their usual names and inodes. Results are listings like any other: rebuilt from the
-/// store after every change (`storeDidChange`), which tells the kernel what vanished.
+/// their usual names and inodes. Results are listings like any other: after every change
+/// (`storeDidChange`) rebuilt from the store while the kernel may still trust them, and
+/// the kernel told what vanished.
 extension MailTree {
     /// `search/` of an account (nil: the root's): one directory per saved search.
     func searchRootEntries(accountId: Int64?) throws -> [DirectoryEntry] {
