@@ -24,8 +24,9 @@ final class ListingCache: Sendable {
         /// that caused it.
         var generation: UInt64 = 0
         /// When the kernel was last sent entries of each directory (a READDIR page, a
-        /// LOOKUP in it) or attributes of each node (GETATTR); pruned at every drain.
-        var servedAt: [Inode: ContinuousClock.Instant] = [:]
+        /// LOOKUP in it) or attributes of each node (GETATTR), in `Tick`s; pruned at every
+        /// drain. A second `grep -r` sends a GETATTR for every file the first one read.
+        var servedAt: [Inode: Tick] = [:]
         /// `servedAt` was full and refused a node since the last drain: every held listing
         /// counts as served recently at the next one.
         var servedOverflowed = false
@@ -41,8 +42,21 @@ final class ListingCache: Sendable {
     static let maxEntries = 200_000
     private let state = Mutex(State())
 
+    /// Tenths of a second since the cache was made: a third of the memory of an `Instant`
+    /// for each of the up to 200,000 nodes `servedAt` remembers.
+    typealias Tick = UInt32
+    private let start = ContinuousClock.now
+
+    /// The tick of `instant`, rounded down (0 for one before the cache was made).
+    private func tick(_ instant: ContinuousClock.Instant) -> Tick {
+        let elapsed = (instant - start).components
+        guard elapsed.seconds >= 0 else { return 0 }
+        return Tick(clamping: elapsed.seconds * 10 + elapsed.attoseconds / 100_000_000_000_000_000)
+    }
+
     /// The kernel was sent entries of the directory `inode` or attributes of the node.
     func noteServed(_ inode: Inode, at now: ContinuousClock.Instant = .now) {
+        let now = tick(now)
         state.withLock { state in
             if state.servedAt.count >= Self.maxEntries && state.servedAt[inode] == nil {
                 state.servedOverflowed = true
@@ -164,7 +178,8 @@ final class ListingCache: Sendable {
                 state.attributes.removeAll(keepingCapacity: true)
             }
             let everyListing = recent == nil || state.servedOverflowed
-            if let recent { state.servedAt = state.servedAt.filter { $0.value >= recent } }
+            // Rounded down on both sides: a node served in the same tenth counts as recent.
+            if let recent = recent.map(tick) { state.servedAt = state.servedAt.filter { $0.value >= recent } }
             state.servedOverflowed = false
             let directories = state.listed.map { inode in
                 (inode, everyListing || state.servedAt[inode] != nil ? state.listings[inode] : nil)
