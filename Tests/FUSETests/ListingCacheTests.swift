@@ -64,6 +64,16 @@ import Testing
         #expect(again.directories.filter { $0.listing != nil }.map(\.inode) == [2])
     }
 
+    @Test("what was served before a given instant is forgotten (the mount gone quiet), the rest kept")
+    func forgetServedBefore() {
+        let cache = ListingCache()
+        let start = ContinuousClock.now
+        cache.noteServed(1, at: start)
+        cache.noteServed(2, at: start + .seconds(10))
+        cache.forgetServed(before: start + .seconds(5))
+        #expect(cache.drain(servedSince: start).served == [2])
+    }
+
     @Test("when too many nodes were served to remember them all, every held listing counts as served")
     func servedOverflow() {
         let cache = ListingCache()

@@ -31,6 +31,10 @@ final class ListingCache: Sendable {
         /// counts as served recently at the next one.
         var servedOverflowed = false
 
+        mutating func forgetServed(before oldest: Tick) {
+            servedAt = servedAt.filter { $0.value >= oldest }
+        }
+
         /// Bounded like the listings, and emptied the same way when full.
         mutating func rememberAttributes(_ new: FileAttributes) {
             if attributes.count >= ListingCache.maxEntries { attributes.removeAll(keepingCapacity: true) }
@@ -156,6 +160,12 @@ final class ListingCache: Sendable {
         state.withLock { Array($0.listings.keys) }
     }
 
+    /// Forgets the nodes last served before `instant`, which no drain would count as recent.
+    func forgetServed(before instant: ContinuousClock.Instant) {
+        let oldest = tick(instant)
+        state.withLock { $0.forgetServed(before: oldest) }
+    }
+
     /// What a store change must correct in the kernel (`drain`).
     struct Drained {
         /// Every directory listed since the last drain, with its listing when the kernel
@@ -179,7 +189,7 @@ final class ListingCache: Sendable {
             }
             let everyListing = recent == nil || state.servedOverflowed
             // Rounded down on both sides: a node served in the same tenth counts as recent.
-            if let recent = recent.map(tick) { state.servedAt = state.servedAt.filter { $0.value >= recent } }
+            if let recent { state.forgetServed(before: tick(recent)) }
             state.servedOverflowed = false
             let directories = state.listed.map { inode in
                 (inode, everyListing || state.servedAt[inode] != nil ? state.listings[inode] : nil)
