@@ -66,4 +66,17 @@ extension MailTreeTests {
         #expect(Set(order).isSuperset(of: [inbox, threads, thread]))
         #expect(order.last == thread, "the only thread directory listed comes after every other one")
     }
+
+    @Test("the minute's tick forgets what was sent longer ago than the kernel trusts it")
+    func clockTickForgetsServed() throws {
+        let kernel = RecordingInvalidator()
+        tree.attach(kernel, trustedFor: .milliseconds(100))
+        let first = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml").inode
+        _ = try tree.getattr(first)
+        Thread.sleep(forTimeInterval: 0.3)
+        tree.clockDidTick()
+        tree.attach(kernel, trustedFor: .seconds(60))
+        tree.storeDidChange()
+        #expect(!kernel.calls.withLock { $0.attributes }.contains(first), "forgotten at the tick, so not counted by a longer trust")
+    }
 }

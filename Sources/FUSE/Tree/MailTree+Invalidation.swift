@@ -26,9 +26,12 @@ extension MailTree {
         refresh(drained.directories, served: drained.served)
     }
 
-    /// Relative dates move with the clock (`date:today` at midnight): search directories
-    /// whose query reads it are listed anew, as after a store change.
+    /// Once a minute. Relative dates move with the clock (`date:today` at midnight): search
+    /// directories whose query reads it are listed anew, as after a store change. And what
+    /// the tree noted of nodes sent to the kernel longer ago than it trusts them is dropped:
+    /// no store change would count them, and a mount left alone need not keep them.
     public func clockDidTick() {
+        if let trust = kernelTrust.withLock({ $0 }) { listings.forgetServed(before: .now - trust) }
         let stale = listings.heldDirectories().filter { inode in
             guard let node = Node(inode: inode), let directory = try? searchDirectory(node) else { return false }
             return directory.query.readsClock

@@ -101,12 +101,10 @@ public final class MailTree: FilesystemOperations {
 
     /// For a mount gone quiet (docs/DECISIONS.md, "Memory when idle"): gives back the
     /// sources of downloaded content opened so far (one indexed query brings one back at the
-    /// file's next open), and what it noted of nodes sent to the kernel longer ago than the
-    /// kernel trusts them. Listings, the pack regions they read and kept attributes stay: the
+    /// file's next open). Listings, the pack regions they read and kept attributes stay: the
     /// next `ls`, `find`, `stat` or `cat` needs them, and each would cost a store query.
     public func releaseMemory() {
         contentSources.release()
-        if let trust = kernelTrust.withLock({ $0 }) { listings.forgetServed(before: .now - trust) }
     }
 
     // MARK: FilesystemOperations (metadata)
