@@ -34,8 +34,12 @@ LIBFUSE_SHA256=bcd19582c5e30f7fe45dd86a5540e998590aa01903afc7ebcbeea6c8ac5421ee
 LIBFUSE_PREFIX="$WORK/libfuse-$LIBFUSE_VERSION"
 LIBFUSE_LIB="$LIBFUSE_PREFIX/lib/x86_64-linux-gnu"
 mkdir -p "$WORK"
+[ "$(id -u)" = 0 ] || { echo "bench/uring/run.sh needs root (a kernel parameter, mounts)" >&2; exit 1; }
+[ -e /sys/module/fuse/parameters/enable_uring ] \
+    || { echo "this kernel ($(uname -r)) has no FUSE over io_uring (no fuse.enable_uring; it came in 6.14)" >&2; exit 1; }
 
-if [ ! -e "$LIBFUSE_LIB/libfuse3.so.4" ]; then
+built_with_uring() { grep -q '#define HAVE_URING' "$WORK/src/build/fuse_config.h" 2>/dev/null; }
+if [ ! -e "$LIBFUSE_LIB/libfuse3.so.4" ] || ! built_with_uring; then
     tarball="$WORK/fuse3_$LIBFUSE_VERSION.orig.tar.gz"
     curl -fsS -o "$tarball" "http://deb.debian.org/debian/pool/main/f/fuse3/fuse3_$LIBFUSE_VERSION.orig.tar.gz"
     echo "$LIBFUSE_SHA256  $tarball" | sha256sum -c --quiet
@@ -45,8 +49,7 @@ if [ ! -e "$LIBFUSE_LIB/libfuse3.so.4" ]; then
         -Dexamples=false -Dutils=false -Dtests=false -Denable-io-uring=true >"$WORK/libfuse-build.log"
     ninja -C "$WORK/src/build" install >>"$WORK/libfuse-build.log"
 fi
-grep -q '#define HAVE_URING' "$WORK/src/build/fuse_config.h" 2>/dev/null \
-    || { echo "libfuse $LIBFUSE_VERSION was built without io_uring (liburing or libnuma missing?)" >&2; exit 1; }
+built_with_uring || { echo "libfuse $LIBFUSE_VERSION was built without io_uring (liburing or libnuma missing?)" >&2; exit 1; }
 
 gcc -O2 -Wall -o "$WORK/passthrough-3.14" bench/passthrough/passthrough.c $(pkg-config --cflags --libs fuse3)
 gcc -O2 -Wall -o "$WORK/passthrough-$LIBFUSE_VERSION" bench/passthrough/passthrough.c \
