@@ -83,3 +83,38 @@ extension MailTreeTests {
         #expect(!kernel.calls.withLock { $0.attributes }.contains(first), "forgotten at the tick, so not counted by a longer trust")
     }
 }
+
+extension ThreadWalkTreeTests {
+    @Test("thread listings the kernel may trust are rebuilt a batch to a query: the one vanished name is told, every listing is kept as its thread gives it")
+    func storeChangeRebuildsTrustedThreadsInBatches() throws {
+        let count = MailTree.refreshBatch + 10
+        var messages = (0..<count).map { MailTreeTests.message(id: "t\($0)@t", subject: "Topic \($0)") }
+        messages.append(MailTreeTests.message(id: "re@t", subject: "Re: Topic 7", inReplyTo: "t7@t"))
+        let (store, tree) = try Self.imported(messages)
+        let kernel = RecordingInvalidator()
+        tree.attach(kernel, trustedFor: .seconds(60))
+        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let threads = try tree.readdir(try tree.lookup(parent: account.inode, name: "threads").inode).map(\.attributes.inode)
+        #expect(threads.count == count)
+        var replyThread: (inode: Inode, names: [String])?
+        for thread in threads {
+            let names = try tree.readdir(thread).map(\.name)
+            if names.count == 2 { replyThread = (thread, names) }
+            tree.sentListingPage(of: thread)
+        }
+        let (lunch, names) = try #require(replyThread)
+        let reply = try #require(names.first { $0.contains("Re: Topic 7") })
+
+        try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE messageId = 're@t'") }
+        tree.storeDidChange()
+
+        let calls = kernel.calls.withLock { $0 }
+        #expect(calls.entries.map(\.parent) == [lunch] && calls.entries.map(\.name) == [reply])
+        #expect(Set(calls.inodes).isSuperset(of: threads))
+        for thread in threads {
+            guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
+            #expect(tree.listings.listing(thread)?.entries.map(\.name) == (try store.messages(inThread: id)).map(\.fileName),
+                    "rebuilt as the thread is now, and kept")
+        }
+    }
+}

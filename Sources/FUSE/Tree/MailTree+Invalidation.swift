@@ -58,17 +58,37 @@ extension MailTree {
     private func refresh(_ dropped: [(inode: Inode, listing: Listing?)], served: [Inode] = []) {
         guard let kernel = invalidator.withLock({ $0 }) else { return }
         var changed = Set(served)
-        let (first, then) = (dropped.filter { Self.refreshesFirst($0.inode) }, dropped.filter { !Self.refreshesFirst($0.inode) })
-        for (inode, old) in first + then {
-            if let old {
-                let (vanished, differing) = old.changes(to: try? listing(of: inode))
-                for name in vanished { kernel.invalidateEntry(parent: inode, name: name) }
-                changed.formUnion(differing)
-            }
-            kernel.invalidateInode(inode)
+        let first = dropped.filter { Self.refreshesFirst($0.inode) }
+        // In inode order, which is id order within a kind: the batches then read the
+        // store's pages in order, not all over its indexes.
+        let then = dropped.filter { !Self.refreshesFirst($0.inode) }.sorted { $0.inode < $1.inode }
+        for (inode, old) in first {
+            changed.formUnion(reconcile(inode, old, kernel))
+        }
+        for start in stride(from: 0, to: then.count, by: Self.refreshBatch) {
+            let batch = then[start..<min(start + Self.refreshBatch, then.count)]
+            // Threads and attachments/<message>/ directories are rebuilt a batch to a query,
+            // as a walk reads them ahead; one that cannot be is rebuilt alone below.
+            let rebuilt = batch.filter { $0.listing != nil }.map(\.inode)
+            try? loadListings(rebuilt[...])
+            for (inode, old) in batch { changed.formUnion(reconcile(inode, old, kernel)) }
         }
         changed.subtract(dropped.lazy.map(\.inode))
         for inode in changed { kernel.invalidateAttributes(inode) }
+    }
+
+    /// Thread and attachments/<message>/ listings rebuilt with one query: after a walk, a
+    /// change rebuilds thousands of them.
+    static let refreshBatch = 256
+
+    /// Tells the kernel that `inode`'s listing changed and which of its names vanished;
+    /// returns the entries whose attributes differ from those of the `old` listing.
+    private func reconcile(_ inode: Inode, _ old: Listing?, _ kernel: any KernelCacheInvalidator) -> [Inode] {
+        defer { kernel.invalidateInode(inode) }
+        guard let old else { return [] }
+        let (vanished, differing) = old.changes(to: try? listing(of: inode))
+        for name in vanished { kernel.invalidateEntry(parent: inode, name: name) }
+        return differing
     }
 
     /// Folders and the other few directories come before the many thread and
