@@ -22,7 +22,9 @@ extension MailStore {
     }
 
     public func accounts() throws -> [AccountRecord] {
-        try pool.read { db in try AccountRecord.order(Column("name")).fetchAll(db) }
+        // One cached statement (`treeRead`): the tree reads the accounts at every rm, mv and
+        // cp, and preparing the statement cost more than running it.
+        try treeRead { db in try AccountRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM account ORDER BY name")) }
     }
 
     public func account(named name: String) throws -> AccountRecord? {

@@ -100,9 +100,9 @@ struct JournalWriter {
     }
 
     func folder(ofType type: FolderType) throws -> FolderRecord? {
-        try FolderRecord.filter(Column("accountId") == context.accountId && Column("type") == type.rawValue
-                                && Column("isSelectable") == true)
-            .order(Column("id")).fetchOne(db)
+        try FolderRecord.fetchOne(db.cachedStatement(sql: """
+            SELECT * FROM folder WHERE accountId = ? AND type = ? AND isSelectable = 1 ORDER BY id LIMIT 1
+            """), arguments: [context.accountId, type])
     }
 
     func uidValidity(folderId: Int64) throws -> Int64? {

@@ -14,8 +14,21 @@ public struct AccountRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+extension AccountRecord {
+    /// Read by column, not through `Decodable`: every rm, mv or cp in the tree reads the
+    /// accounts, and the keyed decoder cost more than the query.
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        name = try row.decode(forColumn: "name")
+        address = try row.decode(forColumn: "address")
+        isOffline = try row.decode(forColumn: "isOffline")
+        lastSyncDate = try row.decode(forColumn: "lastSyncDate")
+        createdAt = try row.decode(forColumn: "createdAt")
+    }
+}
+
 /// The role of a folder (RFC 6154 special use, or custom).
-public enum FolderType: String, Codable, Sendable, CaseIterable {
+public enum FolderType: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
     case inbox, sent, drafts, trash, spam, starred, archive, custom
 }
 
@@ -52,6 +65,28 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension FolderRecord {
+    /// Read by column, not through `Decodable`: a LOOKUP, GETATTR, rm or mv in a folder
+    /// reads the account's folder rows, and the keyed decoder cost more than the query.
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        accountId = try row.decode(forColumn: "accountId")
+        path = try row.decode(forColumn: "path")
+        imapPath = try row.decode(forColumn: "imapPath")
+        type = try row.decode(forColumn: "type")
+        isSelectable = try row.decode(forColumn: "isSelectable")
+        uidValidity = try row.decode(forColumn: "uidValidity")
+        uidNext = try row.decode(forColumn: "uidNext")
+        lastSyncedUID = try row.decode(forColumn: "lastSyncedUID")
+        highestModSeq = try row.decode(forColumn: "highestModSeq")
+        lastSyncDate = try row.decode(forColumn: "lastSyncDate")
+        settledMessages = try row.decode(forColumn: "settledMessages")
+        settledSince = try row.decode(forColumn: "settledSince")
+        settledLinks = try row.decode(forColumn: "settledLinks")
+        localState = try row.decode(forColumn: "localState")
+    }
 }
 
 /// One message of an account, whatever folders it sits in (`SameMessage` decides which
