@@ -69,7 +69,7 @@ extension MailTree {
         let context = try writeContext(accountId)
         let outcome = try journalCall { try store.record(operation, emailId: emailId, context: context) }
         // One line when the guard trips and one per 500 held after, not one per file of an rm -rf.
-        if outcome == .held, let held = try? store.journalCounts(accountId: accountId).heldDeletes,
+        if outcome == .held, let held = try? store.heldDeletions(accountId: accountId),
            held == 1 || held % 500 == 0 {
             activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
                         + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: .warning)

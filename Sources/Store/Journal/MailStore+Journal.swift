@@ -102,12 +102,22 @@ extension MailStore {
     /// `pending_changes` and `held_deletes` of `.status`.
     public func journalCounts(accountId: Int64) throws -> (pending: Int, heldDeletes: Int) {
         try pool.read { db in
-            let row = try Row.fetchOne(db, sql: """
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT COALESCE(SUM(state IN ('pending', 'applying')), 0),
                        COALESCE(SUM(state = 'held' AND isDeletion = 1), 0)
                 FROM change WHERE accountId = ?
-                """, arguments: [accountId])
+                """), arguments: [accountId])
             return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+
+    /// The deletions the guard holds: what the tree reports after every `rm` the guard held,
+    /// counted through an index rather than over the whole journal.
+    public func heldDeletions(accountId: Int64) throws -> Int {
+        try treeRead { db in
+            try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held' AND isDeletion = 1
+                """), arguments: [accountId]) ?? 0
         }
     }
 
