@@ -40,6 +40,9 @@ struct WriteBackDurabilityTests {
             let held = try #require(mount.status("held_deletes", of: "carol").flatMap { Int($0) },
                                     "\(mount.text("carol/.status"))")
             #expect(held >= 400 && held <= 500, "at most delete_guard = 100 go through: held \(held)")
+            let log = mount.text("carol/.log")
+            #expect(log.contains("1 deletion(s) held by the guard (delete_guard 100"), "the first one held is told: \(log)")
+            #expect(!log.contains("2 deletion(s) held"), "one line, not one per file")
             try await expect(Poll.until(seconds: 60) { try await Server.count("carol", folder) == held }, orExplain: { "the \(500 - held) not held reach the server, no held one does: \(await Server.describeCount("carol", folder))" })
             #expect(try await mount.waitForApplied("carol"))
             #expect(try await Self.stays(seconds: 3) { try await Server.count("carol", folder) == held })
