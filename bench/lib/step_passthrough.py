@@ -18,15 +18,16 @@ MOUNT_TIMEOUT = 30.0
 class Passthrough:
     """bench/passthrough [--no-open] [--flush] SOURCE MOUNTPOINT in the foreground; unmounted on exit."""
 
-    def __init__(self, binary: Path, source: Path, mount_point: Path, flags: tuple = ()):
+    def __init__(self, binary: Path, source: Path, mount_point: Path, flags: tuple = (), env: dict = None):
         self.binary, self.source, self.mount_point = binary, source, mount_point
         self.flags = list(flags)
+        self.env = env
         self.process = None
 
     def __enter__(self):
         self.mount_point.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen([str(self.binary), *self.flags, str(self.source), str(self.mount_point)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + MOUNT_TIMEOUT
         while not os.path.ismount(self.mount_point):
             if self.process.poll() is not None or time.monotonic() > deadline:

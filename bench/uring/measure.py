@@ -8,9 +8,7 @@ ratios are of medians. Writes bench/uring/results.md.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,6 +18,7 @@ import corpus  # noqa: E402
 import machine  # noqa: E402
 import timing  # noqa: E402
 from mount import Mount  # noqa: E402
+from step_passthrough import Passthrough  # noqa: E402
 
 ACCOUNT = "bench"
 WORD = "quarterly"
@@ -35,29 +34,6 @@ def arguments():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--messages", type=int, default=50000)
     return parser.parse_args()
-
-
-class Passthrough:
-    """bench/passthrough serving the Maildir, in the foreground until unmounted."""
-
-    def __init__(self, binary, maildir, mount_point, env):
-        self.binary, self.maildir, self.mount_point, self.env = binary, maildir, mount_point, env
-        self.process = None
-
-    def __enter__(self):
-        self.mount_point.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen([str(self.binary), str(self.maildir), str(self.mount_point)],
-                                        env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while not os.path.ismount(self.mount_point):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{self.binary} did not mount {self.mount_point}")
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *_):
-        subprocess.run(["fusermount3", "-u", str(self.mount_point)], capture_output=True)
-        self.process.wait(15)
 
 
 def grep(path):
@@ -105,7 +81,7 @@ def main():
         for round_number in range(options.rounds):
             for index, (system, transport, binary, variant_env) in enumerate(variants):
                 if system == "passthrough":
-                    with Passthrough(binary, maildir, mount_point, variant_env) as served:
+                    with Passthrough(binary, maildir, mount_point, env=variant_env) as served:
                         rings = ring_threads(served.process.pid)
                         times = measure(mount_point, maildir)
                 else:
