@@ -102,14 +102,14 @@ extension ThreadWalkTreeTests {
             if names.count == 2 { replyThread = (thread, names) }
             tree.sentListingPage(of: thread)
         }
-        let (lunch, names) = try #require(replyThread)
+        let (replied, names) = try #require(replyThread)
         let reply = try #require(names.first { $0.contains("Re: Topic 7") })
 
         try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE messageId = 're@t'") }
         tree.storeDidChange()
 
         let calls = kernel.calls.withLock { $0 }
-        #expect(calls.entries.map(\.parent) == [lunch] && calls.entries.map(\.name) == [reply])
+        #expect(calls.entries.map(\.parent) == [replied] && calls.entries.map(\.name) == [reply])
         #expect(Set(calls.inodes).isSuperset(of: threads))
         for thread in threads {
             guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
