@@ -106,9 +106,9 @@ extension MailTree {
 
     /// A folder lists its subfolders, then its messages.
     func folderListing(_ folderId: Int64) throws -> Listing {
-        guard let folder = try store.folder(id: folderId) else { throw FSError(ENOENT) }
+        let folders = try store.accountFolders(ofFolder: folderId)
+        guard let folder = folders.first(where: { $0.id == folderId }) else { throw FSError(ENOENT) }
         var subfolders: [DirectoryEntry] = []
-        let folders = try store.folders(accountId: folder.accountId)
         let counts = Self.subfolderCounts(folders)
         for child in folders where Self.isShown(child) && Self.parentPath(of: child.path) == folder.path {
             subfolders.append(DirectoryEntry(name: String(child.path.dropFirst(folder.path.count + 1)),

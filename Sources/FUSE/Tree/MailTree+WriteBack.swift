@@ -169,8 +169,8 @@ extension MailTree {
             contentSources.remember(packedRegionsOf: [message])
             return messageAttributes(message)
         }
-        guard let folder = try storeCall({ try store.folder(id: folderId) }) else { return nil }
-        let folders = try storeCall { try store.folders(accountId: folder.accountId) }
+        let folders = try storeCall { try store.accountFolders(ofFolder: folderId) }
+        guard let folder = folders.first(where: { $0.id == folderId }) else { return nil }
         guard let child = folders.first(where: { $0.path == folder.path + "/" + name }), Self.isShown(child) else {
             return nil
         }

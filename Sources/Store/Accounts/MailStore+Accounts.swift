@@ -96,6 +96,16 @@ extension MailStore {
         return inserted
     }
 
+    /// The folders of the account that holds folder `id` (none when there is no such folder),
+    /// with one statement: a folder's GETATTR or LOOKUP needs the folder and its siblings.
+    public func accountFolders(ofFolder id: Int64) throws -> [FolderRecord] {
+        try treeRead { db in
+            try FolderRecord.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM folder WHERE accountId = (SELECT accountId FROM folder WHERE id = ?) ORDER BY path
+                """), arguments: [id])
+        }
+    }
+
     public func folders(accountId: Int64) throws -> [FolderRecord] {
         // One statement: the tree runs it at every folder's GETATTR (`treeRead`).
         try treeRead { db in
