@@ -41,11 +41,14 @@ struct JournalFinisher {
     func finishOffline(_ row: JournalChange) throws {
         var uid: Int64?
         if let target = row.targetFolderId, row.placeholderUID != nil {
-            let last = try Int64.fetchOne(db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [target]) ?? 0
+            let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSyncedUID FROM folder WHERE id = ?"),
+                                          arguments: [target]) ?? 0
             try execute("UPDATE folder SET lastSyncedUID = ? WHERE id = ?", [last + 1, target])
             uid = last + 1
         }
-        let path = try row.folderId.flatMap { try String.fetchOne(db, sql: "SELECT path FROM folder WHERE id = ?", arguments: [$0]) }
+        let path = try row.folderId.flatMap {
+            try String.fetchOne(db.cachedStatement(sql: "SELECT path FROM folder WHERE id = ?"), arguments: [$0])
+        }
         try finish(row, result: ServerResult(targetUID: uid, folderName: path))
         if row.kind == .expunge || row.kind == .move { try purgeUnfiled(row.emailId) }
     }
