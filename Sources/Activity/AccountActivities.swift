@@ -8,18 +8,22 @@ import Synchronization
 /// (docs/ARCHITECTURE.md, "Who owns which state").
 public final class AccountActivities: Sendable {
     private let profiles: [String: AccountProfile]
+    private let importedDeleteGuard: Int
     private let activities = Mutex<[String: AccountActivity]>([:])
 
-    /// `profiles`: the configured accounts; any other account (imported) is offline.
-    public init(profiles: [AccountProfile]) {
+    /// `profiles`: the configured accounts; any other account (imported) is offline, with
+    /// `importedDeleteGuard` (the config's `[defaults]` `delete_guard`).
+    public init(profiles: [AccountProfile], importedDeleteGuard: Int = 100) {
         self.profiles = Dictionary(profiles.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.importedDeleteGuard = importedDeleteGuard
     }
 
     /// The activity of the account `name` (`address` is for an account with no profile).
     public func activity(named name: String, address: String) -> AccountActivity {
         activities.withLock { activities in
             if let existing = activities[name] { return existing }
-            let created = AccountActivity(profile: profiles[name] ?? .offline(name: name, address: address))
+            let created = AccountActivity(profile: profiles[name]
+                                          ?? .offline(name: name, address: address, deleteGuard: importedDeleteGuard))
             activities[name] = created
             return created
         }

@@ -36,9 +36,10 @@ public struct AccountProfile: Sendable, Equatable {
         self.cacheLimitBytes = cacheLimitBytes
     }
 
-    /// An account imported with `mailfs import`: no server at all.
-    public static func offline(name: String, address: String) -> AccountProfile {
+    /// An account imported with `mailfs import`: no server at all. Its guard is the
+    /// config's `[defaults]` one, as for a configured account with none of its own.
+    public static func offline(name: String, address: String, deleteGuard: Int = 100) -> AccountProfile {
         AccountProfile(name: name, address: address, provider: .offline, auth: .none,
-                       imap: "none", smtp: "none")
+                       imap: "none", smtp: "none", deleteGuard: deleteGuard)
     }
 }

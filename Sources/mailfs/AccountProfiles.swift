@@ -8,4 +8,9 @@ enum AccountProfiles {
     static func make(config: MailfsConfig?) -> [AccountProfile] {
         (config?.accounts ?? []).map(AccountProfile.init)
     }
+
+    /// The guard of accounts the config does not name (imported ones): its `[defaults]`.
+    static func importedDeleteGuard(config: MailfsConfig?) -> Int {
+        (config?.defaults ?? AccountSettings()).deleteGuard
+    }
 }

@@ -66,7 +66,8 @@ struct MountCommand: ParsableCommand {
         settings.searches = SavedSearches(
             shared: config?.searches ?? [],
             byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
-        let activities = AccountActivities(profiles: AccountProfiles.make(config: config))
+        let activities = AccountActivities(profiles: AccountProfiles.make(config: config),
+                                           importedDeleteGuard: AccountProfiles.importedDeleteGuard(config: config))
         let tree = MailTree(store: store, activities: activities, settings: settings)
         // Names and attributes are trusted by the kernel for `cacheSeconds` (a minute; the
         // tests shorten it): every change to the store is told to it (`MailTree.storeDidChange`).

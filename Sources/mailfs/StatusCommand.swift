@@ -28,7 +28,8 @@ struct StatusCommand: ParsableCommand {
         var facts: [(name: String, facts: StatusReport.AccountFacts)] = []
         for record in try store.accounts() where account == nil || record.name == account {
             let profile = profiles.first { $0.name == record.name }
-                ?? .offline(name: record.name, address: record.address)
+                ?? .offline(name: record.name, address: record.address,
+                            deleteGuard: AccountProfiles.importedDeleteGuard(config: config))
             guard var recordFacts = try store.statusFacts(record, activity: AccountActivity.State(), profile: profile)
             else { continue }
             if let id = record.id, account != nil { recordFacts.storage = try store.storageUse(accountId: id) }

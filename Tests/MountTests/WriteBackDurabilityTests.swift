@@ -250,6 +250,29 @@ struct WriteBackDurabilityTests {
         }
     }
 
+    @Test("an imported account follows the config's [defaults] delete_guard: beyond it, its deletions are held")
+    func importedAccountTakesTheDefaultGuard() async throws {
+        let mount = try MountedMailfs()
+        let letters = (0..<5).map { Letter("Guarded \($0)") }
+        let maildir = mount.root.appendingPathComponent("maildir")
+        for sub in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        for (index, letter) in letters.enumerated() {
+            try letter.raw.write(to: maildir.appendingPathComponent("cur/\(index):2,"), atomically: false, encoding: .utf8)
+        }
+        try await mount.importMail("local", from: maildir)
+        try mount.writeConfig("[defaults]\ndelete_guard = 2\n")
+        try await mount.start()
+        let rm = try await mount.sh("rm local/inbox/*")
+        #expect(rm.status == 0, "\(rm.output)")
+        #expect(try await mount.listing("local/inbox").isEmpty, "every file leaves the listing at once")
+        #expect(mount.status("held_deletes", of: "local") == "3", "\(mount.text("local/.status"))")
+        #expect(try await mount.sh("echo cancel-deletes > local/.control").status == 0)
+        try await expect(Poll.until(seconds: 10) { try await mount.listing("local/inbox").count == 3 },
+                         orExplain: { "\((try? await mount.listing("local/inbox"))?.count ?? -1) listed" })
+    }
+
     @Test("an imported account without a server: rm, mv and setfattr change the store and persist across remount")
     func localOnly() async throws {
         let mount = try MountedMailfs()
