@@ -9,7 +9,7 @@
 #   mailfs each through /dev/fuse (libfuse 3.14) and over io_uring (libfuse 3.18.3,
 #   FUSE_URING_ENABLE=1, the kernel's fuse.enable_uring turned on for the run and restored).
 #   Prints a table and writes bench/uring/results.md. Needs root (module parameter, mounts).
-#   Takes about 15 minutes on 2 cores, most of it the second mailfs build.
+#   Takes 10-15 minutes on 2 cores the first time, most of it the second mailfs build.
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$REPO"
