@@ -44,7 +44,7 @@ extension MailTree {
             activityLog(accountId, "\(name) added to \(folder?.path ?? "folder") as \(stored)")
             writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
             listings.forget(Node.folder(folderId).inode)
-            invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
+            invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         }
     }
 

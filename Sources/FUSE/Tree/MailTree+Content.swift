@@ -84,7 +84,7 @@ extension MailTree {
         contentSources.remember(.server(key, size: file.size, sizeIsExact: true), for: inode)
         guard file.size != listed else { return false }
         listings.forgetAttributes(of: inode)
-        invalidator.withLock { $0 }?.invalidateInode(inode)
+        invalidator?.invalidateInode(inode)
         return true
     }
 

@@ -68,10 +68,10 @@ extension MailTree {
         case .appending(let folderId, let accountId, let name)?:
             // A flush with content ends the handle: what is left here was never written.
             if newMessages.end(Int64(handle))?.isEmpty ?? true { activityLog(accountId, "\(name): empty file, nothing added") }
-            invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
+            invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         case .appended(let folderId, let name)?:
             // The name the writer used was never a file of the store: forget its dentry.
-            invalidator.withLock { $0 }?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
+            invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         default: break
         }
     }

@@ -20,7 +20,7 @@ extension MailTree {
     /// attributes at the next use, and their cached pages are dropped below.
     public func storeDidChange() {
         contentSources.removeAll()
-        let recent = kernelTrust.withLock { $0 }.map { ContinuousClock.now - $0 }
+        let recent = kernel.withLock { $0?.trust }.map { ContinuousClock.now - $0 }
         let drained = listings.drain(servedSince: recent)
         markListingsChanged()
         refresh(drained.directories, served: drained.served)
@@ -31,7 +31,7 @@ extension MailTree {
     /// the tree noted of nodes sent to the kernel longer ago than it trusts them is dropped:
     /// no store change would count them, and a mount left alone need not keep them.
     public func clockDidTick() {
-        if let trust = kernelTrust.withLock({ $0 }) { listings.forgetServed(before: .now - trust) }
+        if let trust = kernel.withLock({ $0?.trust }) { listings.forgetServed(before: .now - trust) }
         let stale = listings.heldDirectories().filter { inode in
             guard let node = Node(inode: inode), let directory = try? searchDirectory(node) else { return false }
             return directory.query.readsClock
@@ -56,7 +56,7 @@ extension MailTree {
     /// the nodes in `served` (sent by GETATTR, whatever listing they belong to) are
     /// dropped whether they changed or not.
     private func refresh(_ dropped: [(inode: Inode, listing: Listing?)], served: [Inode] = []) {
-        guard let kernel = invalidator.withLock({ $0 }) else { return }
+        guard let kernel = invalidator else { return }
         var changed = Set(served)
         let first = dropped.filter { Self.refreshesFirst($0.inode) }
         // In inode order, which is id order within a kind: the batches then read the

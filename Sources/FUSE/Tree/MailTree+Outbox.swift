@@ -93,7 +93,7 @@ extension MailTree {
     func forgetName(_ name: String, accountId: Int64) {
         let outbox = Node.outbox(accountId).inode
         listings.forget(outbox)
-        invalidator.withLock { $0 }?.invalidateEntry(parent: outbox, name: name)
+        invalidator?.invalidateEntry(parent: outbox, name: name)
     }
 
     /// Hands `bytes` to the account's sender, which queues them or refuses them (and says

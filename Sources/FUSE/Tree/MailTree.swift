@@ -19,10 +19,17 @@ public final class MailTree: FilesystemOperations {
     let accounts: AccountRegistry
     let files = OpenFileTable()
     let contentSources = ContentSourceCache()
-    let invalidator = Mutex<(any KernelCacheInvalidator)?>(nil)
-    /// How long the kernel trusts the entries and attributes it is sent (`attach`); nil
-    /// until a kernel is attached.
-    let kernelTrust = Mutex<Duration?>(nil)
+    /// The kernel the tree tells about store changes, and how long it trusts the entries
+    /// and attributes it is sent (`attach`); nil until a kernel is attached.
+    let kernel = Mutex<AttachedKernel?>(nil)
+
+    struct AttachedKernel: Sendable {
+        let invalidator: any KernelCacheInvalidator
+        let trust: Duration
+    }
+
+    /// The attached kernel's invalidator; nil before `attach` (invalidation is a no-op).
+    var invalidator: (any KernelCacheInvalidator)? { kernel.withLock { $0?.invalidator } }
     /// Runs `.control` commands of configured accounts (the sync engine). Returns false
     /// when the command is not understood for that account.
     public typealias ControlHandler = @Sendable (_ account: String, _ command: String) -> Bool
@@ -79,8 +86,7 @@ public final class MailTree: FilesystemOperations {
     /// Set once the session exists; until then invalidation is a no-op. `trust`: how long
     /// the kernel keeps trusting an entry or attributes once sent (`MountOptions.kernelTrust`).
     public func attach(_ kernel: any KernelCacheInvalidator, trustedFor trust: Duration) {
-        kernelTrust.withLock { $0 = trust }
-        invalidator.withLock { $0 = kernel }
+        self.kernel.withLock { $0 = AttachedKernel(invalidator: kernel, trust: trust) }
     }
 
     public func onControl(_ handler: @escaping ControlHandler) {
