@@ -61,8 +61,9 @@ extension MailTree {
         case .folder(let id):
             // From the folder rows, not the folder's listing: after a change dropped the
             // listings, `stat` of a 10,000-message folder would otherwise rebuild them all.
-            let siblings = try storeCall { try store.accountFolders(ofFolder: id) }
-            guard let folder = siblings.first(where: { $0.id == id }) else { throw FSError(ENOENT) }
+            guard let (folder, siblings) = try storeCall({ try store.folderAndAccountFolders(id: id) }) else {
+                throw FSError(ENOENT)
+            }
             return folderAttributes(folder, subfolders: Self.subfolderCounts(siblings))
         default:
             // Listing the directory proves it exists and counts its subdirectories.

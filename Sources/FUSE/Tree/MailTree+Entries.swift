@@ -106,8 +106,7 @@ extension MailTree {
 
     /// A folder lists its subfolders, then its messages.
     func folderListing(_ folderId: Int64) throws -> Listing {
-        let folders = try store.accountFolders(ofFolder: folderId)
-        guard let folder = folders.first(where: { $0.id == folderId }) else { throw FSError(ENOENT) }
+        guard let (folder, folders) = try store.folderAndAccountFolders(id: folderId) else { throw FSError(ENOENT) }
         var subfolders: [DirectoryEntry] = []
         let counts = Self.subfolderCounts(folders)
         for child in folders where Self.isShown(child) && Self.parentPath(of: child.path) == folder.path {

@@ -169,8 +169,7 @@ extension MailTree {
             contentSources.remember(packedRegionsOf: [message])
             return messageAttributes(message)
         }
-        let folders = try storeCall { try store.accountFolders(ofFolder: folderId) }
-        guard let folder = folders.first(where: { $0.id == folderId }) else { return nil }
+        guard let (folder, folders) = try storeCall({ try store.folderAndAccountFolders(id: folderId) }) else { return nil }
         guard let child = folders.first(where: { $0.path == folder.path + "/" + name }), Self.isShown(child) else {
             return nil
         }

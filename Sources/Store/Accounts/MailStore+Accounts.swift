@@ -96,14 +96,16 @@ extension MailStore {
         return inserted
     }
 
-    /// The folders of the account that holds folder `id` (none when there is no such folder),
-    /// with one statement: a folder's GETATTR or LOOKUP needs the folder and its siblings.
-    public func accountFolders(ofFolder id: Int64) throws -> [FolderRecord] {
-        try treeRead { db in
+    /// Folder `id` and every folder of its account (itself included), with one statement: a
+    /// folder's GETATTR, LOOKUP or listing needs the folder and its siblings. Nil when there
+    /// is no such folder.
+    public func folderAndAccountFolders(id: Int64) throws -> (folder: FolderRecord, accountFolders: [FolderRecord])? {
+        let folders = try treeRead { db in
             try FolderRecord.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM folder WHERE accountId = (SELECT accountId FROM folder WHERE id = ?) ORDER BY path
                 """), arguments: [id])
         }
+        return folders.first { $0.id == id }.map { ($0, folders) }
     }
 
     public func folders(accountId: Int64) throws -> [FolderRecord] {
