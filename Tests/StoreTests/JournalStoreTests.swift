@@ -113,22 +113,44 @@ struct JournalStoreTests {
         #expect(try account.temp.store.journalCounts(accountId: account.id).pending == 0)
     }
 
+    @Test("done rows stay two minutes for the guard's window, then the next rm drops them")
+    func doneRowsPruned() throws {
+        let account = try Account(online: false)
+        let ids = try account.fill(4)
+        for id in ids.prefix(2) {
+            try account.temp.store.record(.remove(fromFolder: account.inbox), emailId: id, context: account.context)
+        }
+        let doneRows = { try account.temp.store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE state = 'done'") ?? 0
+        } }
+        #expect(try doneRows() == 2)
+        try account.temp.store.pool.write { db in
+            try db.execute(sql: "UPDATE change SET createdAt = ?", arguments: [Date().addingTimeInterval(-121)])
+        }
+        try account.temp.store.record(.remove(fromFolder: account.inbox), emailId: ids[2], context: account.context)
+        #expect(try doneRows() == 1)
+        try account.temp.store.record(.remove(fromFolder: account.inbox), emailId: ids[3], context: account.context)
+        #expect(try doneRows() == 2)
+    }
+
     @Test("deletions beyond the guard are held: hidden, not due; cancel brings them back, confirm makes them due")
     func massDeletionGuard() throws {
         let account = try Account(guardLimit: 3)
         let ids = try account.fill(5)
-        for id in ids {
+        let outcomes = try ids.map { id in
             try account.temp.store.record(.remove(fromFolder: account.inbox), emailId: id, context: account.context)
         }
+        #expect(outcomes == [.recorded, .recorded, .recorded, .trippedGuard, .held])
         #expect(try account.names(account.inbox).isEmpty)
         #expect(try account.temp.store.journalCounts(accountId: account.id) == (pending: 3, heldDeletes: 2))
         #expect(try account.temp.store.resolveHeld(accountId: account.id, confirm: false, machine: account.machine()) == 2)
         #expect(try account.names(account.inbox).count == 2)
         #expect(try account.names(account.trash).count == 3)
-        for id in try account.temp.store.messages(inFolder: account.inbox).map(\.id) {
-            #expect(try account.temp.store.record(.remove(fromFolder: account.inbox), emailId: id,
-                                                  context: account.context) == .held)
+        // Cancelled, nothing is held: the next deletion within the minute trips the guard again.
+        let again = try account.temp.store.messages(inFolder: account.inbox).map(\.id).map { id in
+            try account.temp.store.record(.remove(fromFolder: account.inbox), emailId: id, context: account.context)
         }
+        #expect(again == [.trippedGuard, .held])
         #expect(try account.temp.store.resolveHeld(accountId: account.id, confirm: true, machine: account.machine()) == 2)
         #expect(try account.temp.store.journalCounts(accountId: account.id) == (pending: 5, heldDeletes: 0))
     }

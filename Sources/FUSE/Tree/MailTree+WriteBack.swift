@@ -68,9 +68,9 @@ extension MailTree {
                                name: String) throws(FSError) {
         let context = try writeContext(accountId)
         let outcome = try journalCall { try store.record(operation, emailId: emailId, context: context) }
-        // One line when the guard trips and one per 500 held after, not one per file of an rm -rf.
-        if outcome == .held, let held = try? store.heldDeletions(accountId: accountId),
-           held == 1 || held % 500 == 0 {
+        if outcome != .recorded,
+           heldDeletionReports.noteHeld(accountId: accountId, trippedGuard: outcome == .trippedGuard),
+           let held = try? store.heldDeletions(accountId: accountId) {
             activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
                         + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: .warning)
         }

@@ -46,6 +46,7 @@ public final class MailTree: FilesystemOperations {
     let newMessages = WriteBuffers(maxSize: 64 << 20)
     /// Wakes the journal appliers of configured accounts; nil: changes stay local.
     let writeBackService = Mutex<(any WriteBackService)?>(nil)
+    let heldDeletionReports = HeldDeletionReports()
     /// Recent listings built from the store of an account's directories, its threads and
     /// its attachments/<message>/ directories, to notice a walk over them (`MailTree+Walks`);
     /// and the read-ahead of the walk noticed last.

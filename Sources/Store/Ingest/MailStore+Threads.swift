@@ -98,6 +98,7 @@ extension MailStore {
         let unthreaded = try Int.fetchOne(db.cachedStatement(sql: """
             SELECT COUNT(*) FROM email WHERE threadId IS NULL AND +accountId = ?
             """), arguments: [accountId]) ?? 0
+        if unthreaded == 0 { return [] }
         if unthreaded > RethreadScope.fewMessages {
             let all = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM email WHERE accountId = ?"),
                                        arguments: [accountId]) ?? 0

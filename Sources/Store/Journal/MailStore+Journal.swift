@@ -111,8 +111,8 @@ extension MailStore {
         }
     }
 
-    /// The deletions the guard holds: what the tree reports after every `rm` the guard held,
-    /// counted through an index rather than over the whole journal.
+    /// The deletions the guard holds: the count in the guard's `.log` line, counted through
+    /// an index rather than over the whole journal.
     public func heldDeletions(accountId: Int64) throws -> Int {
         try treeRead { db in
             try Int.fetchOne(db.cachedStatement(sql: """

@@ -54,7 +54,8 @@ extension MailStore {
             try planner.writer.finishIfOffline()
             // Offline, a deletion is final at once: its thread is settled with it.
             if context.isOffline { _ = try Self.rethread(db, accountId: context.accountId) }
-            return planner.writer.state == .held ? .held : .recorded
+            guard planner.writer.state == .held else { return .recorded }
+            return planner.writer.tripsGuard ? .trippedGuard : .held
         }
     }
 

@@ -34,6 +34,8 @@ public enum MessageOperation: Sendable, Equatable {
 public enum RecordOutcome: Sendable, Equatable {
     /// Applied locally; the journal will apply it on the server.
     case recorded
-    /// A deletion held by the mass-deletion guard.
+    /// A deletion held by the mass-deletion guard, which held others before it.
     case held
+    /// The deletion the mass-deletion guard started holding at.
+    case trippedGuard
 }

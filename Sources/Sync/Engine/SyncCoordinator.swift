@@ -19,6 +19,9 @@ public final class SyncCoordinator: Sendable, WriteBackService {
 
     let accounts: [String: AccountEntry]
     let store: MailStore
+    /// Store account ids already resolved to their names (an id is never reused and an
+    /// account never renamed), so the tree waking an applier after every `rm` reads nothing.
+    private let accountNames = Mutex<[Int64: String]>([:])
     private let global: AsyncSemaphore
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// FR-SYNC-16: at most 30 IMAP connections across all accounts.
@@ -120,7 +123,9 @@ public final class SyncCoordinator: Sendable, WriteBackService {
 
     /// The configured account behind a store account id; nil for an offline (imported) one.
     func entry(accountId: Int64) -> AccountEntry? {
+        if let name = accountNames.withLock({ $0[accountId] }) { return accounts[name] }
         guard let name = try? store.accountName(id: accountId) else { return nil }
+        accountNames.withLock { $0[accountId] = name }
         return accounts[name]
     }
 
