@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Write-back benchmark of issue 9: rm and mv of 1,000 messages through the mount, and one
 setfattr, until the server reflects them, side by side with one imaplib session issuing
-UID MOVE in batches (the protocol's physical limit) on an identical folder.
+UID MOVE in batches (the protocol's physical limit) on an identical folder; then an rm of
+5,000 in one folder, timed a thousand files at a time, to show whether a file costs more
+as the journal fills.
 
-    bench/writeback/run.py [--binary PATH] [--count N] [--batch B] [--flag-samples K]
+    bench/writeback/run.py [--binary PATH] [--count N] [--batch B] [--flag-samples K] [--scale-count M]
 
 --binary defaults to $MAILFS_BIN (a release or debug build of mailfs). Starts the test Dovecot
 (.ci/servers), fills four identical folders of alice's account with N small messages each
-(MULTIAPPEND) plus one folder for the flag samples, mounts the account with
-`delete_guard = 5000`, measures, prints a Markdown section and writes it to
+(MULTIAPPEND), one folder for the flag samples and one of M, mounts the account with
+`delete_guard = 10000`, measures, prints a Markdown section and writes it to
 bench/writeback/results.md. Needs root (the servers switch users) and /dev/fuse.
 The server side is watched by a second imaplib session polling STATUS (rm, mv) or
 NOOP + UID FETCH FLAGS (setfattr) every few milliseconds.
@@ -41,6 +43,9 @@ USER = "alice"
 GOAL_BULK_RATIO = 1.5      # rm/mv of N through the mount / imaplib UID MOVE batches
 GOAL_FLAG_P50 = 0.300      # seconds from setfattr to \Seen on the server
 POLL_SECONDS = 0.005
+# Above every deletion of a run: the guard counts the last 60 s, and none may be held.
+DELETE_GUARD = 10000
+SCALE_CHUNK = 1000         # files per rm of the scale step
 
 
 def parse_arguments():
@@ -50,6 +55,8 @@ def parse_arguments():
     parser.add_argument("--count", type=int, default=1000, help="messages removed and moved (default 1000)")
     parser.add_argument("--batch", type=int, default=100, help="UIDs per UID MOVE of the imaplib side (default 100)")
     parser.add_argument("--flag-samples", type=int, default=50, help="timed setfattr calls (default 50)")
+    parser.add_argument("--scale-count", type=int, default=5000,
+                        help="messages of the folder removed a thousand at a time (default 5000; 0: skip)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds to wait for the server (default 300)")
     parser.add_argument("--work", default="/tmp/mailfs-wbbench",
                         help="scratch directory under /tmp, reachable by the servers (default /tmp/mailfs-wbbench)")
@@ -60,6 +67,10 @@ def parse_arguments():
         parser.error("--binary or $MAILFS_BIN is needed")
     if options.count < 1 or options.batch < 1 or options.flag_samples < 2:
         parser.error("--count and --batch at least 1, --flag-samples at least 2")
+    if options.scale_count and (options.scale_count < 2 * SCALE_CHUNK or options.scale_count % SCALE_CHUNK):
+        parser.error(f"--scale-count: 0, or a multiple of {SCALE_CHUNK} from {2 * SCALE_CHUNK}")
+    if options.count + options.scale_count > DELETE_GUARD:
+        parser.error(f"--count + --scale-count: at most the bench's delete_guard, {DELETE_GUARD}")
     options.binary = os.path.abspath(options.binary)
     options.work = Path(options.work)
     return options
@@ -155,12 +166,12 @@ def percentile(values, fraction):
 
 
 class WriteBackMount(Mount):
-    """The sync benchmark's mount with `delete_guard = 5000`."""
+    """The sync benchmark's mount with `delete_guard = DELETE_GUARD`."""
 
     def start(self):
         plain = mailfs_side.config_text
         mailfs_side.config_text = lambda servers, user: plain(servers, user).replace(
-            "[defaults]\n", "[defaults]\ndelete_guard = 5000\n", 1)
+            "[defaults]\n", f"[defaults]\ndelete_guard = {DELETE_GUARD}\n", 1)
         try:
             super().start()
         finally:
@@ -196,7 +207,7 @@ def measure(options, servers, result, errors):
     servers.start()
     count = options.count
     folders = {"rm_mount": "RmMount", "rm_imap": "RmImap", "mv_mount": "MvMount", "mv_imap": "MvImap",
-               "mv_mount_to": "MvMountTo", "mv_imap_to": "MvImapTo", "flags": "Flags"}
+               "mv_mount_to": "MvMountTo", "mv_imap_to": "MvImapTo", "flags": "Flags", "scale": "RmScale"}
     session = login("127.0.0.1", servers.port, servers.ca_file, USER, servers.password(USER))
     for name in folders.values():
         session.simple(f'CREATE "{name}"')
@@ -205,8 +216,11 @@ def measure(options, servers, result, errors):
         append_all(session, folders[key], [str(path) for path in bulk])
     append_all(session, folders["flags"],
                [str(path) for path in letters(options.work / "letters" / "flags", "Flag", options.flag_samples)])
+    if options.scale_count:
+        append_all(session, folders["scale"],
+                   [str(path) for path in letters(options.work / "letters" / "scale", "Scale", options.scale_count)])
     session.simple("LOGOUT")
-    say(f"seeded 4 x {count} + {options.flag_samples} messages")
+    say(f"seeded 4 x {count} + {options.flag_samples} + {options.scale_count} messages")
 
     watcher = Watcher(servers)
     mount = WriteBackMount(options.binary, servers, USER, options.work / "mount")
@@ -216,6 +230,7 @@ def measure(options, servers, result, errors):
         for key in ("rm_mount", "mv_mount"):
             mount.wait_listed(folders[key], count, options.timeout)
         mount.wait_listed(folders["flags"], options.flag_samples, options.timeout)
+        mount.wait_listed(folders["scale"], options.scale_count, options.timeout)
         say("mounted and synced")
 
         # rm of N: the mount, then the same change by imaplib on the twin folder.
@@ -266,9 +281,27 @@ def measure(options, servers, result, errors):
                 errors.append(str(error))
                 break
         result["flag_samples"] = samples
+
+        if options.scale_count:
+            result["scale_chunks"] = remove_in_chunks(mount.folder(folders["scale"]), errors)
+            say(f"rm of {options.scale_count} by {SCALE_CHUNK}: {result['scale_chunks']}")
     finally:
         watcher.logout()
         mount.stop()
+
+
+def remove_in_chunks(folder, errors):
+    """`rm` of the folder's files SCALE_CHUNK at a time, in listing order; each rm's seconds."""
+    names = list_eml(folder)
+    timings = []
+    for first in range(0, len(names), SCALE_CHUNK):
+        started = time.perf_counter()
+        done = subprocess.run(["rm", "-f", "--", *names[first:first + SCALE_CHUNK]], cwd=folder, capture_output=True)
+        timings.append(time.perf_counter() - started)
+        if done.returncode != 0:
+            errors.append(f"rm of the scale folder failed: {done.stderr.decode(errors='replace').strip()[-200:]}")
+            break
+    return timings
 
 
 def seconds(value):
@@ -307,11 +340,17 @@ def markdown(options, result, facts, errors):
          f"< {GOAL_FLAG_P50 * 1000:.0f} ms: {verdict(None if p50 is None else p50 < GOAL_FLAG_P50)}"),
         (f"  p99 of {len(samples)}", seconds(p99), "n/a", "n/a", ""),
     ]
+    chunks = result.get("scale_chunks") or []
+    if len(chunks) >= 2:
+        rows.append((f"rm of {options.scale_count:,} in one folder, {SCALE_CHUNK:,} files per `rm`: the first and "
+                     f"the last `rm` (all: {', '.join(seconds(c) for c in chunks)})",
+                     f"{seconds(chunks[0])} and {seconds(chunks[-1])} (last / first {chunks[-1] / chunks[0]:.2f})",
+                     "n/a", "n/a", ""))
     lines = [
         "## Write-back",
         "",
         "Written by `bench/writeback/run.py`. Changes made through the mount (alice's account on the test "
-        f"Dovecot, `delete_guard = 5000`) timed until a second IMAP client (imaplib, polling STATUS or "
+        f"Dovecot, `delete_guard = {DELETE_GUARD}`) timed until a second IMAP client (imaplib, polling STATUS or "
         f"NOOP + UID FETCH FLAGS every {POLL_SECONDS * 1000:.0f} ms) sees all of them on the server, side by side "
         f"with one imaplib session issuing `UID MOVE` in batches of {options.batch} UIDs on an identical folder "
         "(SELECT to the last tagged OK: the protocol's physical limit). Ratio = mailfs / imaplib.",

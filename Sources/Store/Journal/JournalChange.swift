@@ -79,6 +79,14 @@ public struct JournalChange: Codable, Sendable, Equatable, FetchableRecord, Muta
     /// they never write the missing `raw` back as NULL.
     public static var databaseSelection: [any SQLSelectable] { [.allColumns(excluding: ["raw"])] }
 
+    /// One row, without `raw`, through a cached statement: the applier reads every row it
+    /// settles this way, and preparing the query cost more than running it.
+    static func fetchOne(_ db: Database, id: Int64) throws -> JournalChange? {
+        let columns = try db.columns(in: databaseTableName).map(\.name).filter { $0 != "raw" }
+        let sql = "SELECT \(columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")) FROM change WHERE id = ?"
+        return try fetchOne(db.cachedStatement(sql: sql), arguments: [id])
+    }
+
     /// Changes that may be applied in one IMAP command share this key (and are adjacent
     /// in the account's order): same kind, same folders, same flag and value.
     public var batchKey: String? {

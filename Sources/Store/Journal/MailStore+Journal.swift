@@ -47,7 +47,7 @@ extension MailStore {
             var decisions: [(JournalChange, ChangeStateMachine.Decision)] = []
             var finishedAccounts = Set<Int64>()
             for outcome in outcomes {
-                guard var row = try JournalChange.fetchOne(db, key: outcome.id) else { continue }
+                guard var row = try JournalChange.fetchOne(db, id: outcome.id) else { continue }
                 let decision = machine.decide(row.state, attempts: row.attempts, interrupted: row.interrupted,
                                               event: outcome.event, now: now)
                 let finisher = JournalFinisher(db: db)
