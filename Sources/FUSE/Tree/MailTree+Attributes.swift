@@ -61,10 +61,10 @@ extension MailTree {
         case .folder(let id):
             // From the folder rows, not the folder's listing: after a change dropped the
             // listings, `stat` of a 10,000-message folder would otherwise rebuild them all.
-            guard let (folder, siblings) = try storeCall({ try store.folderAndAccountFolders(id: id) }) else {
+            guard let (folder, subfolders) = try storeCall({ try store.folderWithSubfolderCount(id: id) }) else {
                 throw FSError(ENOENT)
             }
-            return folderAttributes(folder, subfolders: Self.subfolderCounts(siblings))
+            return folderAttributes(folder, subfolders: subfolders)
         default:
             // Listing the directory proves it exists and counts its subdirectories.
             let listing = try listing(of: node.inode)
@@ -75,11 +75,10 @@ extension MailTree {
     }
 
     /// A folder directory, for its listing entry and its GETATTR: its link count counts its
-    /// subfolders, as a directory's does on disk. `subfolders` is `subfolderCounts` of the
-    /// account's folders.
-    func folderAttributes(_ folder: FolderRecord, subfolders: [String: Int]) -> FileAttributes {
+    /// subfolders, as a directory's does on disk.
+    func folderAttributes(_ folder: FolderRecord, subfolders: Int) -> FileAttributes {
         var attributes = directoryAttributes(.folder(folder.id ?? 0))
-        attributes.linkCount = UInt32(2 + (subfolders[folder.path] ?? 0))
+        attributes.linkCount = UInt32(2 + subfolders)
         return attributes
     }
 

@@ -90,8 +90,9 @@ extension MailTree {
         var entries: [DirectoryEntry] = []
         let folders = try store.folders(accountId: accountId)
         let subfolders = Self.subfolderCounts(folders)
-        for folder in folders where Self.isShown(folder) && Self.parentPath(of: folder.path) == nil {
-            entries.append(DirectoryEntry(name: folder.path, attributes: folderAttributes(folder, subfolders: subfolders)))
+        for folder in folders where folder.isShown && Self.parentPath(of: folder.path) == nil {
+            entries.append(DirectoryEntry(name: folder.path,
+                                          attributes: folderAttributes(folder, subfolders: subfolders[folder.path] ?? 0)))
         }
         let virtual: [(String, Node)] = [
             ("archive", .archive(accountId)), ("outbox", .outbox(accountId)),
@@ -109,21 +110,17 @@ extension MailTree {
         guard let (folder, folders) = try store.folderAndAccountFolders(id: folderId) else { throw FSError(ENOENT) }
         var subfolders: [DirectoryEntry] = []
         let counts = Self.subfolderCounts(folders)
-        for child in folders where Self.isShown(child) && Self.parentPath(of: child.path) == folder.path {
+        for child in folders where child.isShown && Self.parentPath(of: child.path) == folder.path {
             subfolders.append(DirectoryEntry(name: String(child.path.dropFirst(folder.path.count + 1)),
-                                             attributes: folderAttributes(child, subfolders: counts)))
+                                             attributes: folderAttributes(child, subfolders: counts[child.path] ?? 0)))
         }
         let messages = folder.isSelectable ? messageEntries(try store.messages(inFolder: folderId)) : []
         return .folder(subfolders: subfolders, messages: messages)
     }
 
-    // Which folders a directory shows: one rule for the account's and a folder's listings,
-    // a LOOKUP that skips the listing, and a folder's link count, which must all agree.
-
-    /// A folder whose rmdir is not yet applied on the server is gone from the tree already.
-    static func isShown(_ folder: FolderRecord) -> Bool {
-        folder.id != nil && folder.localState != "deleting"
-    }
+    // Which folders a directory shows: one rule (`FolderRecord.isShown`, and its SQL twin
+    // for the store's counts) for the account's and a folder's listings, a LOOKUP that skips
+    // the listing, and a folder's link count, which must all agree.
 
     /// The path of the folder a folder sits in ("Lists" for "Lists/dev"); nil for one at the
     /// top of the account.
@@ -134,7 +131,7 @@ extension MailTree {
     /// How many subfolders the tree shows in each folder, by folder path.
     static func subfolderCounts(_ folders: [FolderRecord]) -> [String: Int] {
         var counts: [String: Int] = [:]
-        for folder in folders where isShown(folder) {
+        for folder in folders where folder.isShown {
             guard let parent = parentPath(of: folder.path) else { continue }
             counts[parent, default: 0] += 1
         }

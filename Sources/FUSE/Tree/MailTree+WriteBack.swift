@@ -169,11 +169,10 @@ extension MailTree {
             contentSources.remember(packedRegionsOf: [message])
             return messageAttributes(message)
         }
-        guard let (folder, folders) = try storeCall({ try store.folderAndAccountFolders(id: folderId) }) else { return nil }
-        guard let child = folders.first(where: { $0.path == folder.path + "/" + name }), Self.isShown(child) else {
+        guard let (child, subfolders) = try storeCall({ try store.shownSubfolder(named: name, of: folderId) }) else {
             return nil
         }
-        return folderAttributes(child, subfolders: Self.subfolderCounts(folders))
+        return folderAttributes(child, subfolders: subfolders)
     }
 
     /// How the store should journal changes of this account.

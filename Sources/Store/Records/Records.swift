@@ -65,6 +65,12 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Whether the tree shows the folder: one whose rmdir is not yet applied on the server is
+    /// gone from it already. `shownCondition` is the same rule in SQL, for the store's counts
+    /// of subfolders; the two must agree.
+    public var isShown: Bool { id != nil && localState != "deleting" }
+    static let shownCondition = "localState IS NOT 'deleting'"
 }
 
 extension FolderRecord {
