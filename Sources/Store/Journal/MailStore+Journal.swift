@@ -144,8 +144,9 @@ extension MailStore {
                 SELECT f.folderId, f.imapUID FROM emailFolder f
                 WHERE f.emailId = ? AND f.imapUID > 0 AND f.pending IS NOT 'leaving' ORDER BY f.folderId
                 """), arguments: [emailId])
+            let folder = try db.cachedStatement(sql: "SELECT * FROM folder WHERE id = ?")
             return try rows.compactMap { row in
-                try FolderRecord.fetchOne(db, key: row[0] as Int64).map { (folder: $0, uid: row[1] as Int64) }
+                try FolderRecord.fetchOne(folder, arguments: [row[0] as Int64]).map { (folder: $0, uid: row[1] as Int64) }
             }
         }
     }
