@@ -99,8 +99,9 @@ extension MailStore {
     /// A folder and the number of subfolders the tree shows directly in it (its link count
     /// is two more), in one statement through the index on the account's paths. Nil when
     /// there is no such folder. The kernel asks a folder's attributes after every unlink and
-    /// rename in it; reading all the account's folders for that count cost an `mv` a tenth
-    /// of its time, and more in an account with hundreds of folders (Gmail labels).
+    /// rename in it; reading all the account's folders for that count (and for a LOOKUP of a
+    /// subfolder) cost an `mv` a fifth of its time, most of it in an account with hundreds
+    /// of folders (Gmail labels).
     public func folderWithSubfolderCount(id: Int64) throws -> (folder: FolderRecord, subfolders: Int)? {
         try treeRead { db in
             try Row.fetchOne(db.cachedStatement(sql: """
