@@ -19,7 +19,7 @@ final class AccountRegistry: Sendable {
     }
 
     func record(id: Int64) throws -> AccountRecord? {
-        try store.accounts().first { $0.id == id }
+        try store.account(id: id)
     }
 
     func activity(for account: AccountRecord) -> AccountActivity {

@@ -22,9 +22,15 @@ extension MailStore {
     }
 
     public func accounts() throws -> [AccountRecord] {
-        // One cached statement (`treeRead`): the tree reads the accounts at every rm, mv and
-        // cp, and preparing the statement cost more than running it.
+        // One cached statement (`treeRead`): the root's listing and `.status` read them all,
+        // and preparing the statement cost more than running it.
         try treeRead { db in try AccountRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM account ORDER BY name")) }
+    }
+
+    /// One account by id, one cached statement: the tree reads it at every rm, mv and cp
+    /// for the account's write settings, and at every LOOKUP in an account's directory.
+    public func account(id: Int64) throws -> AccountRecord? {
+        try treeRead { db in try AccountRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM account WHERE id = ?"), arguments: [id]) }
     }
 
     public func account(named name: String) throws -> AccountRecord? {
