@@ -15,8 +15,8 @@ public struct AccountRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
 }
 
 extension AccountRecord {
-    /// Read by column, not through `Decodable`: every rm, mv or cp in the tree reads the
-    /// accounts, and the keyed decoder cost more than the query.
+    /// Read by column, not through `Decodable`: every rm, mv or cp in the tree reads its
+    /// account's row, and the keyed decoder cost more than the query.
     public init(row: Row) throws {
         id = try row.decode(forColumn: "id")
         name = try row.decode(forColumn: "name")
@@ -74,8 +74,8 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
 }
 
 extension FolderRecord {
-    /// Read by column, not through `Decodable`: a LOOKUP, GETATTR, rm or mv in a folder
-    /// reads the account's folder rows, and the keyed decoder cost more than the query.
+    /// Read by column, not through `Decodable`: a GETATTR of a folder, a LOOKUP in it and
+    /// every rm or mv read folder rows, and the keyed decoder cost more than the query.
     public init(row: Row) throws {
         id = try row.decode(forColumn: "id")
         accountId = try row.decode(forColumn: "accountId")
