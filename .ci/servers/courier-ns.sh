@@ -20,13 +20,27 @@ mount_courier_paths() {
     mkdir -p /run/courier/authdaemon
 }
 
+# $1 path: waits up to 10 s for that socket to appear.
+wait_for_socket() {
+    local tries=200
+    until [ -S "$1" ]; do
+        tries=$((tries - 1))
+        [ $tries -gt 0 ] || { echo "courier-ns.sh: no $1 after 10 s" >&2; exit 1; }
+        sleep 0.05
+    done
+}
+
 main() {
-    local outer_pid authdaemond tcpd
+    local outer_pid authdaemond="" tcpd=""
+    trap 'kill -TERM $tcpd $authdaemond 2>/dev/null; wait; exit 0' TERM INT
     # /proc is the host's: its "self" is this shell's pid outside the namespace.
     read -r outer_pid _ </proc/self/stat
+    echo "$outer_pid" >"$STATE/courier/init.pid"
     mount_courier_paths
     /usr/lib/courier/courier-authlib/authdaemond &
     authdaemond=$!
+    # Logins before authdaemond listens would fail: IMAPS opens only once it does.
+    wait_for_socket /run/courier/authdaemon/socket
     set -a
     # shellcheck source=/dev/null
     . /etc/courier/imapd
@@ -34,8 +48,6 @@ main() {
     /usr/sbin/couriertcpd -address=127.0.0.1 -maxprocs=200 -maxperip=200 -nodnslookup -noidentlookup \
         "$PORT" /usr/bin/couriertls -server -tcpd /usr/lib/courier/courier/imaplogin /usr/bin/imapd Maildir &
     tcpd=$!
-    trap 'kill -TERM $tcpd $authdaemond 2>/dev/null; wait; exit 0' TERM INT
-    echo "$outer_pid" >"$STATE/courier/init.pid"
     # Either daemon ending ends Courier: a half-working server is worse than none.
     wait -n
     kill -TERM $tcpd $authdaemond 2>/dev/null || true

@@ -12,9 +12,10 @@
 # The cyrus-imapd package conflicts with dovecot-imapd in apt (both provide imap-server):
 # install.sh installs cyrus-common (master, tools) and unpacks cyrus-imapd's imapd and idled
 # into MAILFS_SERVERS_ROOT, from where cyrus.conf runs them.
-# Needs STATE, CERTS, MAIL_USERS_OTHER and the PORT_* variables of start.sh for configuring.
+# Needs STATE, CERTS, MAIL_DOMAIN and the PORT_* variables of start.sh for configuring.
 
 CYRUS_INSTANCES=(cyrus cyrusalt)
+CYRUS_USERS=(alice bob carol)
 CYRUS_MASTER=/usr/lib/cyrus/bin/master
 CYRUS_USER=cyrus
 CYRUS_FOLDERS="Sent|Drafts|Trash|Junk|Archive"
@@ -89,11 +90,11 @@ CONF
 # $1 instance: config, spool, certificate and sasldb, all owned by the cyrus user.
 cyrus_configure_instance() {
     local dir="$STATE/$1" user
-    mkdir -p "$dir"/{config/proc,config/lock,config/socket,spool,sieve}
+    mkdir -p "$dir"/{config/db,config/proc,config/lock,config/socket,spool,sieve}
     cyrus_imapd_conf "$1" >"$dir/imapd.conf"
     cyrus_master_conf "$1" >"$dir/cyrus.conf"
     cp "$CERTS/server.pem" "$CERTS/server.key" "$dir/"
-    for user in "${MAIL_USERS_OTHER[@]}"; do
+    for user in "${CYRUS_USERS[@]}"; do
         user_password "$user" | saslpasswd2 -p -c -f "$dir/sasldb" -u localhost "$user"
         user_password "$user" | saslpasswd2 -p -c -f "$dir/sasldb" -u "$MAIL_DOMAIN" "$user"
     done
@@ -105,6 +106,35 @@ cyrus_configure() {
     local instance
     for instance in "${CYRUS_INSTANCES[@]}"; do cyrus_configure_instance "$instance"; done
 }
+
+# Logs every user in once on each instance, which makes Cyrus autocreate their folders. The
+# logins run at once: each autocreation takes about half a second, mostly waiting for fsync.
+# Waits for the instances to accept connections first.
+cyrus_autocreate() {
+    local instance user ports=() logins=()
+    for instance in "${CYRUS_INSTANCES[@]}"; do
+        local port_var="PORT_${instance^^}_IMAPS"
+        ports+=("${!port_var}")
+    done
+    for user in "${CYRUS_USERS[@]}"; do logins+=("$user" "$(user_password "$user")"); done
+    wait_for_ports 20 "${ports[@]}" || return 1
+    python3 - "$CERTS/ca.pem" "${ports[*]}" "${logins[@]}" <<'PYTHON'
+import concurrent.futures, imaplib, ssl, sys
+context = ssl.create_default_context(cafile=sys.argv[1])
+logins = list(zip(sys.argv[3::2], sys.argv[4::2]))
+
+def login(port, user, password):
+    session = imaplib.IMAP4_SSL("127.0.0.1", int(port), ssl_context=context, timeout=20)
+    session.login(user, password)
+    session.logout()
+
+with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+    jobs = [pool.submit(login, port, user, password) for port in sys.argv[2].split() for user, password in logins]
+    for job in jobs:
+        job.result()
+PYTHON
+}
+
 
 # $1 instance. Daemonized, with stdio away from the caller: an inherited pipe would never close.
 cyrus_start() {
