@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""seed.py -- "a second client" for the integration tests: changes the test Dovecot's mail
-the way another mail program would, over IMAPS verified with the test CA.
+"""seed.py -- "a second client" for the integration tests: changes a test server's mail the
+way another mail program would, over IMAPS verified with the test CA.
 
   seed.py append  --user alice [--mailbox M] [--flags '\\Seen'] [--date D] FILE|DIR...
                   prints "UIDVALIDITY UID" per message
@@ -17,10 +17,18 @@ the way another mail program would, over IMAPS verified with the test CA.
   seed.py delete-mailbox --user alice NAME...    (its messages go with it)
   seed.py locate  --user alice --message-id ID   every mailbox holding it: "MAILBOX<TAB>UID<TAB>FLAGS"
   seed.py reset-uidvalidity --user alice [--mailbox M] [--keep-uids]
-                  prints "OLD NEW" UIDVALIDITY
+                  prints "OLD NEW" UIDVALIDITY (Dovecot only: it runs doveadm)
+
+Every subcommand takes --server dovecot|cyrus|cyrusalt|courier (default dovecot): the server
+kind to talk to. Mailbox names are given, and printed, as on Dovecot: "/" between levels and
+no personal prefix ("Archive", "Parent/Child"; "INBOX" is INBOX); seed.py translates them with
+the kind's MAILFS_TEST_<KIND>_PREFIX and _DELIMITER (on courier: "INBOX.Archive",
+"INBOX.Parent.Child"). A name must not contain the server's own delimiter. Without MOVE
+(Courier), move is UID COPY + UID STORE \\Deleted + UID EXPUNGE.
 
 --host, --port, --ca-file and --password default to 127.0.0.1 and the MAILFS_TEST_* variables
-of start.sh's env file (MAILFS_TEST_IMAPS_PORT, MAILFS_TEST_CA_FILE, MAILFS_TEST_<USER>_PASSWORD).
+of start.sh's env file (MAILFS_TEST_IMAPS_PORT or MAILFS_TEST_<KIND>_IMAPS_PORT,
+MAILFS_TEST_CA_FILE, MAILFS_TEST_<USER>_PASSWORD).
 Exit status: 0 done, 1 the server refused or a wait timed out (reason on stderr), 2 usage.
 """
 import argparse
@@ -32,9 +40,10 @@ from email.parser import BytesHeaderParser
 
 sys.dont_write_bytecode = True  # no __pycache__ in the repository for the modules below
 import seed_imap  # noqa: E402
-from seed_imap import SeedError, check, quote, select  # noqa: E402
+from seed_imap import Namespace, SeedError, check, quote, select  # noqa: E402
 from seed_reset import reset_uidvalidity  # noqa: E402
 
+SERVERS = ("dovecot", "cyrus", "cyrusalt", "courier")
 UID_SET = re.compile(r"^[0-9*]+(:[0-9*]+)?(,[0-9*]+(:[0-9*]+)?)*$")
 
 
@@ -96,9 +105,16 @@ def cmd_copy(session, args):
 
 def transfer(session, args, command):
     select(session, args.mailbox)
-    data = check(session.uid(command, selected_uids(session, args), quote(args.to)))
+    uids = selected_uids(session, args)
+    # Without MOVE (RFC 6851) a move is what a client does instead: copy, mark, expunge those.
+    emulate = command == "MOVE" and "MOVE" not in seed_imap.capabilities(session)
+    # Not session.uid(): for COPY it drops the tagged answer, which holds COPYUID.
+    data = check(session._simple_command("UID", "COPY" if emulate else command, uids, quote(args.to)))
     code = seed_imap.response_code(data, "COPYUID")
     code = code or seed_imap.response_code(session.untagged_responses.get("OK", []), "COPYUID")
+    if emulate:
+        check(session.uid("STORE", uids, "+FLAGS.SILENT", r"(\Deleted)"))
+        check(session.uid("EXPUNGE", uids))
     print(" ".join(code or ["?", "?", "?"]))
 
 
@@ -136,7 +152,9 @@ def cmd_list(session, args):
 def cmd_create_mailbox(session, args):
     for name in args.names:
         status, data = session.create(quote(name))
-        if status != "OK" and seed_imap.response_code(data, "ALREADYEXISTS") is None:
+        # Courier and Cyrus refuse an existing name without the ALREADYEXISTS code (RFC 5530).
+        if status != "OK" and seed_imap.response_code(data, "ALREADYEXISTS") is None \
+                and name not in mailbox_names(session):
             check((status, data))
 
 
@@ -146,7 +164,7 @@ def cmd_delete_mailbox(session, args):
 
 
 def mailbox_names(session):
-    """Every selectable mailbox of the account, decoded from modified UTF-7."""
+    """Every selectable mailbox of the account as the server names it, decoded from modified UTF-7."""
     names = []
     for line in check(session.list('""', '"*"')):
         match = re.match(rb'\(([^)]*)\) (?:"[^"]*"|NIL) (.*)$', line or b"")
@@ -169,10 +187,12 @@ def cmd_locate(session, args):
         for uid in seed_imap.uid_search(session, criteria):
             data = check(session.uid("FETCH", str(uid), "(FLAGS)"))
             flags = re.search(rb"FLAGS \(([^)]*)\)", b" ".join(d for d in data if isinstance(d, bytes)))
-            print(f"{name}\t{uid}\t{flags.group(1).decode() if flags else ''}")
+            print(f"{args.namespace.from_server(name)}\t{uid}\t{flags.group(1).decode() if flags else ''}")
 
 
 def cmd_reset_uidvalidity(session, args):
+    if args.server != "dovecot":
+        raise SeedError(f"works on Dovecot only (it runs doveadm), not on {args.server}")
     old, new = reset_uidvalidity(session, args)
     print(old, new)
 
@@ -180,8 +200,9 @@ def cmd_reset_uidvalidity(session, args):
 def parser():
     env = os.environ
     common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--server", choices=SERVERS, default="dovecot")
     common.add_argument("--host", default="127.0.0.1")
-    common.add_argument("--port", type=int, default=int(env.get("MAILFS_TEST_IMAPS_PORT", "993")))
+    common.add_argument("--port", type=int, help="default: the --server kind's IMAPS port")
     common.add_argument("--ca-file", default=env.get("MAILFS_TEST_CA_FILE"))
     common.add_argument("--user", required=True)
     common.add_argument("--password")
@@ -229,8 +250,28 @@ def describe(error):
     return str(error)
 
 
+def server_port(server):
+    """The IMAPS port of a server kind from start.sh's env file (Dovecot's main one for dovecot)."""
+    name = "MAILFS_TEST_IMAPS_PORT" if server == "dovecot" else f"MAILFS_TEST_{server.upper()}_IMAPS_PORT"
+    if name not in os.environ:
+        sys.exit(f"seed.py: --port or {name} (start.sh's env file: was {server} started?) is needed")
+    return int(os.environ[name])
+
+
+def translate_names(args):
+    """The mailbox arguments as the server names them; args.namespace translates back."""
+    args.namespace = Namespace.of(args.server, os.environ)
+    args.mailbox = args.namespace.to_server(args.mailbox)
+    if getattr(args, "to", None):
+        args.to = args.namespace.to_server(args.to)
+    if getattr(args, "names", None):
+        args.names = [args.namespace.to_server(name) for name in args.names]
+
+
 def main():
     args = parser().parse_args()
+    args.port = args.port or server_port(args.server)
+    translate_names(args)
     args.password = args.password or os.environ.get(f"MAILFS_TEST_{args.user.upper()}_PASSWORD")
     if not args.password or not args.ca_file:
         sys.exit("seed.py: --password and --ca-file (or start.sh's env file) are needed")

@@ -1,5 +1,6 @@
-"""IMAP plumbing for seed.py: a verified TLS session to the test Dovecot, mailbox name
-quoting (modified UTF-7, RFC 3501 §5.1.3) and parsing of the response codes seed.py reports.
+"""IMAP plumbing for seed.py: a verified TLS session to a test server, mailbox names (the
+server's namespace, quoting in modified UTF-7, RFC 3501 §5.1.3) and parsing of the response
+codes seed.py reports.
 """
 import base64
 import imaplib
@@ -17,6 +18,35 @@ def connect(args):
     session = imaplib.IMAP4_SSL(args.host, args.port, ssl_context=context, timeout=30)
     check(session.login(args.user, args.password))
     return session
+
+
+class Namespace:
+    """Translates the tests' mailbox names ("Parent/Child", no personal prefix) to a server's
+    ("INBOX.Parent.Child" on Courier) and back. "INBOX" is INBOX everywhere."""
+
+    def __init__(self, prefix, delimiter):
+        self.prefix, self.delimiter = prefix, delimiter
+
+    @classmethod
+    def of(cls, server, env):
+        """The namespace of a server kind from start.sh's env file; Dovecot's is the identity."""
+        upper = server.upper()
+        return cls(env.get(f"MAILFS_TEST_{upper}_PREFIX", ""), env.get(f"MAILFS_TEST_{upper}_DELIMITER", "/"))
+
+    def to_server(self, name):
+        if name.upper() == "INBOX":
+            return "INBOX"
+        return self.prefix + name.replace("/", self.delimiter)
+
+    def from_server(self, name):
+        if name.upper() == "INBOX" or not name.startswith(self.prefix):
+            return name
+        return name[len(self.prefix):].replace(self.delimiter, "/")
+
+
+def capabilities(session):
+    """The server's capabilities now (after login they can differ from the greeting's)."""
+    return check(session.capability())[0].decode().upper().split()
 
 
 def check(result):

@@ -5,6 +5,7 @@ Prints "ok - …" or "FAIL - …" per check; exits 1 if any check failed.
 """
 import imaplib
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -232,8 +233,181 @@ def check_restarts():
     check("ctl.sh stop + start postfix: down, then back", down and started)
 
 
+# What each other IMAP server kind must offer (True) or lack (False) after login.
+KIND_CAPABILITIES = {
+    "cyrus": {"IDLE": True, "UIDPLUS": True, "MOVE": True, "SPECIAL-USE": True, "CONDSTORE": True},
+    "cyrusalt": {"IDLE": True, "UIDPLUS": True, "MOVE": True, "SPECIAL-USE": True, "CONDSTORE": True},
+    "courier": {"IDLE": True, "UIDPLUS": True, "MOVE": False, "SPECIAL-USE": False, "CONDSTORE": False},
+}
+GENERIC_FOLDERS = ("Sent", "Drafts", "Trash", "Junk", "Archive")
+IDLE_DELAY_LIMIT_SECONDS = 5
+
+
+def other_kinds():
+    return [kind for kind in ENV["MAILFS_TEST_IMAP_SERVERS"].split() if kind != "dovecot"]
+
+
+def kind_port(kind):
+    return port("IMAPS") if kind == "dovecot" else port(f"{kind.upper()}_IMAPS")
+
+
+def kind_login(kind, user, login=None):
+    session = imaplib.IMAP4_SSL(HOST, kind_port(kind), ssl_context=CONTEXT, timeout=10)
+    session.login(login or user, password(user))
+    return session
+
+
+def listed(session):
+    """name -> (attributes in lower case, delimiter) of LIST "" "*"."""
+    folders = {}
+    for line in listing(session):
+        match = re.match(r'\(([^)]*)\) "([^"]*)" "?(.*?)"?$', line)
+        if match:
+            folders[match.group(3)] = (match.group(1).lower().split(), match.group(2))
+    return folders
+
+
+def check_kind_namespace(kind):
+    prefix, delimiter = ENV[f"MAILFS_TEST_{kind.upper()}_PREFIX"], ENV[f"MAILFS_TEST_{kind.upper()}_DELIMITER"]
+    session = kind_login(kind, "alice")
+    caps = capabilities(session)
+    expected = KIND_CAPABILITIES[kind]
+    check(f"{kind}: CAPABILITY " + ", ".join(("" if has else "no ") + cap for cap, has in expected.items()),
+          all((cap in caps) == has for cap, has in expected.items()), caps)
+    folders = listed(session)
+    names = {prefix + name: name for name in GENERIC_FOLDERS}
+    check(f"{kind}: LIST shows INBOX and {', '.join(names)} with delimiter {delimiter!r}",
+          "INBOX" in folders and set(names) <= set(folders)
+          and all(delim == delimiter for _, delim in folders.values()), folders)
+    special = all(f"\\{name.lower()}" in folders.get(full, ([], ""))[0] for full, name in names.items())
+    no_special = not any(attribute in ("\\sent", "\\drafts", "\\trash", "\\junk", "\\archive")
+                         for attributes, _ in folders.values() for attribute in attributes)
+    if expected["SPECIAL-USE"]:
+        check(f"{kind}: the folders carry their special-use attributes", special, folders)
+    else:
+        check(f"{kind}: no folder carries a special-use attribute", no_special, folders)
+    session.logout()
+    marker = f"<{uuid.uuid4()}@example.test>"
+    with_domain = kind_login(kind, "alice", "alice@example.test")
+    status, _ = with_domain.append("INBOX", None, None, f"Message-ID: {marker}\r\nSubject: domain\r\n\r\nhi\r\n".encode())
+    with_domain.logout()
+    code, out, _ = seed("list", "--server", kind, "--user", "alice")
+    check(f"{kind}: alice@example.test logs in to alice's mailboxes", status == "OK" and marker in out, out)
+
+
+def check_kind_bare_lf(kind):
+    session = kind_login(kind, "carol")
+    # Not session.append(): imaplib turns every bare LF into CRLF.
+    session.literal = b"Subject: bare LF\nMessage-ID: <lf@example.test>\n\nhi\n"
+    status, data = session._simple_command("APPEND", "INBOX")
+    session.logout()
+    if kind.startswith("cyrus"):
+        check(f"{kind}: APPEND of a bare-LF message is refused", status == "NO", data)
+    else:
+        print(f"# {kind}: APPEND of a bare-LF message: {status} {data}")
+
+
+def idle_delay(kind, user):
+    """Seconds from another session's APPEND to the EXISTS an IDLE session gets, or None."""
+    watcher = kind_login(kind, user)
+    watcher.select("INBOX")
+    tag = watcher._new_tag()
+    watcher.send(tag + b" IDLE\r\n")
+    if not watcher.readline().startswith(b"+"):
+        return None
+    writer = kind_login(kind, user)
+    started = time.monotonic()
+    writer.append("INBOX", None, None, f"Message-ID: <{uuid.uuid4()}@example.test>\r\nSubject: idle\r\n\r\nhi\r\n".encode())
+    watcher.sock.settimeout(IDLE_DELAY_LIMIT_SECONDS)
+    delay = None
+    try:
+        while delay is None:
+            if b"EXISTS" in watcher.readline():
+                delay = time.monotonic() - started
+    except (socket.timeout, OSError):
+        pass
+    writer.logout()
+    watcher.shutdown()
+    return delay
+
+
+def check_kind_idle(kind):
+    delay = idle_delay(kind, "carol")
+    text = f"{delay:.3f}s" if delay is not None else "none"
+    check(f"{kind}: IDLE reports another session's APPEND within {IDLE_DELAY_LIMIT_SECONDS}s ({text})", delay is not None)
+
+
+def check_courier_users():
+    folders = listed(kind_login("courier", "deleteditems"))
+    check("courier: deleteditems has INBOX.Deleted Items and no INBOX.Trash",
+          "INBOX.Deleted Items" in folders and "INBOX.Trash" not in folders, folders)
+    folders = listed(kind_login("courier", "notrash"))
+    check("courier: notrash has no Trash of any name",
+          not any("trash" in name.lower() or "deleted" in name.lower() for name in folders), folders)
+
+
+def check_kind_seed(kind, tmp):
+    path = os.path.join(tmp, f"seed-{kind}.eml")
+    message_id, text = message("carol@example.test")
+    with open(path, "w") as file:
+        file.write(text)
+    base = ("--server", kind, "--user", "carol")
+    steps = [seed("create-mailbox", *base, "Parent/Child", "Parent/Child"),
+             seed("append", *base, path),
+             seed("copy", *base, "--message-id", message_id, "--to", "Archive"),
+             seed("move", *base, "--message-id", message_id, "--to", "Parent/Child"),
+             seed("flag", *base, "--mailbox", "Parent/Child", "--message-id", message_id, "--add", "\\Flagged")]
+    code, out, _ = seed("locate", *base, "--message-id", message_id)
+    located = sorted(line.split("\t")[0] for line in out.splitlines())
+    check(f"{kind}: seed.py create-mailbox, append, copy, move (COPYUID printed), flag, locate in tests' names",
+          all(step[0] == 0 for step in steps) and len(steps[3][1].split()) == 3 and "?" not in steps[3][1]
+          and located == ["Archive", "Parent/Child"] and "\\Flagged" in out, (steps, out))
+    seed("expunge", *base, "--mailbox", "Archive", "--message-id", message_id)
+    code, _, _ = seed("delete-mailbox", *base, "Parent/Child")
+    _, out, _ = seed("locate", *base, "--message-id", message_id)
+    check(f"{kind}: seed.py expunge and delete-mailbox remove it", code == 0 and out == "", out)
+    code, _, err = seed("reset-uidvalidity", *base)
+    check(f"{kind}: seed.py reset-uidvalidity says it is Dovecot-only", code == 1 and "Dovecot" in err, err)
+
+
+def kind_refuses(kind):
+    with socket.socket() as sock:
+        return sock.connect_ex((HOST, kind_port(kind))) != 0
+
+
+def check_kind_restarts(kind):
+    for action in ("stop", "kill"):
+        ctl(action, kind)
+        down = kind_refuses(kind)
+        started = time.monotonic()
+        up = ctl("start", kind) == 0
+        seconds = time.monotonic() - started
+        kind_login(kind, "alice").logout()
+        check(f"ctl.sh {action} + start {kind}: down, then back ({seconds:.1f}s)", down and up)
+    env = open(os.path.join(ENV["MAILFS_TEST_STATE_DIR"], "env")).read()
+    pid = re.search(rf"MAILFS_TEST_{kind.upper()}_PID='(\d+)'", env)
+    check(f"ctl.sh start {kind} updates its pid in the env file",
+          pid is not None and os.path.exists(f"/proc/{pid.group(1)}"), pid)
+
+
+def check_other_kinds(tmp):
+    print(f"# IMAP servers: {ENV['MAILFS_TEST_IMAP_SERVERS']}")
+    delay = idle_delay("dovecot", "carol")
+    print(f"# dovecot: IDLE delay {delay:.3f}s" if delay is not None else "# dovecot: no IDLE push")
+    for kind in other_kinds():
+        for step in (check_kind_namespace, check_kind_bare_lf, check_kind_idle,
+                     lambda kind: check_kind_seed(kind, tmp), check_kind_restarts):
+            try:
+                step(kind)
+            except Exception as error:  # as in main: a crash is a failed check with its reason
+                check(f"{kind}: {getattr(step, '__name__', 'step')} ran to the end", False, repr(error))
+    if "courier" in other_kinds():
+        check_courier_users()
+
+
 def main():
-    for step in (check_imap, check_imap_security, check_imap_nomove, check_smtp, lambda: check_seed(sys.argv[1]), check_restarts):
+    for step in (check_imap, check_imap_security, check_imap_nomove, check_smtp, lambda: check_seed(sys.argv[1]), check_restarts,
+                 lambda: check_other_kinds(sys.argv[1])):
         try:
             step()
         except Exception as error:  # a crash is a failed check with its reason, not a traceback

@@ -17,8 +17,13 @@ status=0
 "$HERE/stop.sh" "$STATE"
 "$HERE/stop.sh" "$STATE"
 leftover="$(pgrep -f -- "$STATE/" || true)"
-if [ -n "$leftover" ] || (exec 3<>"/dev/tcp/127.0.0.1/$MAILFS_TEST_IMAPS_PORT") 2>/dev/null; then
-    echo "FAIL - stop.sh left processes or listeners behind: ${leftover:-port $MAILFS_TEST_IMAPS_PORT}"
+# Courier's daemons do not name the state dir: their ports tell whether they are gone.
+for port in "$MAILFS_TEST_IMAPS_PORT" "${MAILFS_TEST_CYRUS_IMAPS_PORT:-}" "${MAILFS_TEST_CYRUSALT_IMAPS_PORT:-}" \
+    "${MAILFS_TEST_COURIER_IMAPS_PORT:-}"; do
+    [ -z "$port" ] || ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || leftover+=" port $port"
+done
+if [ -n "$leftover" ]; then
+    echo "FAIL - stop.sh left processes or listeners behind: $leftover"
     status=1
 else
     echo "ok - stop.sh (twice) stops everything"
