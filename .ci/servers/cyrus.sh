@@ -11,7 +11,7 @@
 # bare-LF APPENDs are refused and 8-bit header bytes become "X".
 # The cyrus-imapd package conflicts with dovecot-imapd in apt (both provide imap-server):
 # install.sh installs cyrus-common (master, tools) and unpacks cyrus-imapd's imapd and idled
-# into MAILFS_SERVERS_ROOT, from where cyrus.conf runs them.
+# into MAILFS_SERVERS_ROOT (process.sh), from where cyrus.conf runs them.
 # Needs STATE, CERTS, MAIL_DOMAIN and the PORT_* variables of start.sh for configuring.
 
 CYRUS_INSTANCES=(cyrus cyrusalt)
@@ -19,7 +19,6 @@ CYRUS_USERS=(alice bob carol)
 CYRUS_MASTER=/usr/lib/cyrus/bin/master
 CYRUS_USER=cyrus
 CYRUS_FOLDERS="Sent|Drafts|Trash|Junk|Archive"
-MAILFS_SERVERS_ROOT="${MAILFS_SERVERS_ROOT:-/var/cache/mailfs-servers/root}"
 
 # True when the Cyrus pieces install.sh provides are there.
 cyrus_installed() {

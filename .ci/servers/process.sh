@@ -4,6 +4,9 @@
 # working in this state dir's queue.
 
 STOP_TIMEOUT_SECONDS=10
+# Where install.sh unpacks the servers that conflict with Dovecot in apt (Cyrus's imapd,
+# Courier): MAILFS_SERVERS_ROOT is the tree cyrus.conf and courier-ns.sh run them from.
+MAILFS_SERVERS_ROOT="${MAILFS_SERVERS_ROOT:-/var/cache/mailfs-servers/root}"
 
 # $1 instance: the pid of that Dovecot master if it runs, else nothing.
 dovecot_pid() {
