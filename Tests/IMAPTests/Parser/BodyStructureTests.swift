@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import IMAP
 
 @Suite("BODYSTRUCTURE")
@@ -66,19 +67,17 @@ struct BodyStructureTests {
         #expect(attributes.bodyStructure == nil && attributes.uid == 3)
     }
 
-    private static let corpus = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("../shared/corpora/imaptest/tests")
-    private static let corpusPresent = FileManager.default.fileExists(atPath: corpus.path)
+    private static let corpus = SharedCorpora.url("imaptest/tests")
 
     /// The `* …` lines of a Dovecot imaptest script: the responses Dovecot must send.
     private func expectedResponses(_ name: String) throws -> [Response] {
-        let text = try String(contentsOf: Self.corpus.appendingPathComponent(name), encoding: .utf8)
+        let corpus = try #require(Self.corpus)
+        let text = try String(contentsOf: corpus.appendingPathComponent(name), encoding: .utf8)
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("* ") }
         return try lines.map { line in try parse(String(line) + "\n") }
     }
 
-    @Test("Dovecot imaptest fetch-bodystructure expectation", .enabled(if: corpusPresent))
+    @Test("Dovecot imaptest fetch-bodystructure expectation", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
     func imaptestBodyStructure() throws {
         let all = try expectedResponses("fetch-bodystructure")
         guard case .untagged(.fetch(1, let attributes))? = all.first else {
@@ -91,7 +90,7 @@ struct BodyStructureTests {
             subtype: "mixed")))
     }
 
-    @Test("Dovecot imaptest fetch-envelope expectations", .enabled(if: corpusPresent))
+    @Test("Dovecot imaptest fetch-envelope expectations", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
     func imaptestEnvelopes() throws {
         let envelopes = try expectedResponses("fetch-envelope").compactMap { response -> Envelope? in
             guard case .untagged(.fetch(_, let attributes)) = response else { return nil }

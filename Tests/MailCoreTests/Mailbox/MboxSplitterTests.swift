@@ -98,10 +98,9 @@ struct MboxSplitterTests {
         #expect(MboxSplitter.messageRanges(in: bytes) == [14..<16, 31..<33])
     }
 
-    @Test("the mime4j rlug mbox splits into its five expected messages")
+    @Test("the mime4j rlug mbox splits into its five expected messages", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
     func mime4jCorpus() throws {
-        let folder = try #require(SharedCorpusFolder.url?.appendingPathComponent("mime4j/mbox-rlug"),
-                                  "corpora not found at ../shared/corpora")
+        let folder = try #require(SharedCorpora.url("mime4j/mbox-rlug"))
         let mbox = try [UInt8](Data(contentsOf: folder.appendingPathComponent("mbox.rlug")))
         let messages = MboxSplitter.split(mbox)
         #expect(messages.count == 5)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 @Suite("RFC 5322 address lists")
@@ -60,7 +61,7 @@ struct AddressParserTests {
         56: (["Name Doe <a@b.com>"], "a comment is not part of a display name"),
     ]
 
-    @Test("stalwart address table", .enabled(if: CorpusFiles.isPresent),
+    @Test("stalwart address table", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)),
           arguments: StalwartTables.cases("address"))
     func stalwartAddresses(_ entry: StalwartTables.Case) {
         let ours = Self.pairs(StalwartTables.fieldValue(entry.header))

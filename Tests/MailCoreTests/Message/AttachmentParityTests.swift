@@ -56,9 +56,17 @@ struct AttachmentParityTests {
         }
         let unexplained = comparison.differences.filter { Self.deliberate[$0.key] == nil }
         #expect(unexplained.isEmpty, "\(unexplained.map { "\($0.key): \($0.problem)" }.joined(separator: "\n"))")
-        let stale = Set(Self.deliberate.keys).subtracting(comparison.differences.map(\.key))
+        // Without the corpora only the repository's messages were compared (corpus keys
+        // name a path inside the corpora: "mime4j/…").
+        let comparedKeys = Set(Self.deliberate.keys).filter { CorpusFiles.isPresent || !$0.contains("/") }
+        let stale = comparedKeys.subtracting(comparison.differences.map(\.key))
         #expect(stale.isEmpty, "deliberate differences no longer seen: \(stale.sorted())")
-        #expect(comparison.messages > 100 && comparison.compared > 50, "\(comparison.summary)")
+        // The corpora hold most of the messages; the repository's own are a dozen.
+        if CorpusFiles.isPresent {
+            #expect(comparison.messages > 100 && comparison.compared > 50, "\(comparison.summary)")
+        } else {
+            #expect(comparison.messages > 10 && comparison.compared > 10, "\(comparison.summary)")
+        }
         print("attachment parity: \(comparison.summary)")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 @Suite("Content-Type and Content-Disposition with RFC 2045/2231 parameters")
@@ -70,7 +71,7 @@ struct ContentTypeTests {
         61: (["1": "a"], "malformed RFC 2231 names are dropped"),
     ]
 
-    @Test("stalwart content-type table", .enabled(if: CorpusFiles.isPresent),
+    @Test("stalwart content-type table", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)),
           arguments: StalwartTables.cases("content_type"))
     func stalwartContentTypes(_ entry: StalwartTables.Case) {
         let ours = ContentType.parse(StalwartTables.fieldValue(entry.header))

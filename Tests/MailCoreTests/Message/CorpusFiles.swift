@@ -1,19 +1,10 @@
 import Foundation
+import TestSupport
 
-/// The third-party corpora under `../shared/corpora` (relative to the repo
-/// root), read in place; tests that need them are disabled when absent.
+/// Files of the third-party corpora (`SharedCorpora`), read in place; tests that need
+/// them are skipped, with the reason, when they are absent.
 enum CorpusFiles {
-    static let root: URL? = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                let corpora = directory.deletingLastPathComponent().appendingPathComponent("shared/corpora")
-                return FileManager.default.fileExists(atPath: corpora.path) ? corpora : nil
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static var root: URL? { SharedCorpora.root }
 
     static var isPresent: Bool { root != nil }
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import MailCore
 
-@Suite("Every corpus message parses", .enabled(if: CorpusFiles.isPresent, "needs ../shared/corpora"))
+@Suite("Every corpus message parses", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct CorpusRobustnessTests {
     @Test("all corpus messages parse with sane results")
     func allMessagesParse() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 @Suite("RFC 5322 dates, modern and obsolete")
@@ -57,7 +58,7 @@ struct DateParserTests {
         12: "stalwart reads '4 8 15 16 23 42' as a date",
     ]
 
-    @Test("stalwart date table", .enabled(if: CorpusFiles.isPresent), arguments: StalwartTables.cases("date"))
+    @Test("stalwart date table", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)), arguments: StalwartTables.cases("date"))
     func stalwartDates(_ entry: StalwartTables.Case) {
         let ours = DateParser.parse(StalwartTables.fieldValue(entry.header))
         if Self.divergences[entry.index] != nil {

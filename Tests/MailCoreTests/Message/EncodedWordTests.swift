@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 @Suite("RFC 2047 encoded words and unstructured headers")
@@ -64,7 +65,7 @@ struct EncodedWordTests {
         22: ("Some text here", "stalwart inserts a space after a glued empty word; whitespace runs collapse"),
     ]
 
-    @Test("stalwart unstructured table", .enabled(if: CorpusFiles.isPresent),
+    @Test("stalwart unstructured table", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)),
           arguments: StalwartTables.cases("unstructured"))
     func stalwartUnstructured(_ entry: StalwartTables.Case) {
         let decoded = HeaderText.unstructured(StalwartTables.fieldValue(entry.header))

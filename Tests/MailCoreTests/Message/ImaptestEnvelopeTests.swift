@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// Dovecot imaptest's `fetch-envelope` and `fetch-bodystructure` scripts:
 /// the expected IMAP ENVELOPE / BODY of small hand-written messages.
-@Suite("imaptest envelopes and body structure", .enabled(if: CorpusFiles.isPresent, "needs ../shared/corpora"))
+@Suite("imaptest envelopes and body structure", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct ImaptestEnvelopeTests {
     private static func messages(_ mbox: String) throws -> [ParsedMessage] {
         let url = try #require(CorpusFiles.url("imaptest/tests/\(mbox)"))

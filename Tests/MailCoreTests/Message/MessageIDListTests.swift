@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 @Suite("Message-ID, In-Reply-To and References lists")
@@ -28,7 +29,7 @@ struct MessageIDListTests {
         6: (["1234   @   local   .machine .example"], "comments are removed"),
     ]
 
-    @Test("stalwart id table", .enabled(if: CorpusFiles.isPresent), arguments: StalwartTables.cases("id"))
+    @Test("stalwart id table", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)), arguments: StalwartTables.cases("id"))
     func stalwartIDs(_ entry: StalwartTables.Case) {
         let ours = MessageIDList.parse(StalwartTables.fieldValue(entry.header))
         #expect(ours == Self.divergences[entry.index]?.ours ?? (entry.expected as? [String] ?? []))

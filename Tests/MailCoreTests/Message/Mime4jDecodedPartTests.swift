@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// mime4j's expectations `NAME_decoded_<path>.txt|.bin`: the transfer-decoded
 /// body of every leaf part, where `<path>` numbers entities mime4j's way
 /// ("1" the message, "_i" the i-th child of a multipart, "_1" the message
 /// inside message/rfc822). Compared with `MessageParser.decodedContent`.
-@Suite("mime4j decoded parts", .enabled(if: CorpusFiles.isPresent, "needs ../shared/corpora"))
+@Suite("mime4j decoded parts", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct Mime4jDecodedPartTests {
     static var messages: [String] {
         CorpusFiles.files(under: "mime4j") { $0.hasSuffix(".msg") }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// A deterministic "fuzz" run: corpus messages mutated thousands of times by a
 /// seeded generator (flip, insert, delete, duplicate and splice bytes, cut the
 /// end), each parsed and checked for the invariants. Same seed, same run.
-@Suite("Seeded mutations of corpus messages", .enabled(if: CorpusFiles.isPresent, "needs ../shared/corpora"))
+@Suite("Seeded mutations of corpus messages", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct MutationFuzzTests {
     static let iterations = 3000
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// Whole messages of stalwart-mail-parser (`eml/*/NNN.eml` with `NNN.json`):
 /// the decoded top-level headers and the first text/plain body are compared.
-@Suite("stalwart whole-message expectations", .enabled(if: CorpusFiles.isPresent, "needs ../shared/corpora"))
+@Suite("stalwart whole-message expectations", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct StalwartMessageTests {
     static var messages: [String] {
         CorpusFiles.files(under: "stalwart-mail-parser/eml") { $0.hasSuffix(".eml") }

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// RFC 5256 base-subject expectations from Dovecot's imaptest scripts (corpora/imaptest):
 /// subjects are taken from the test mboxes with `MboxSplitter` and `MessageParser`
 /// (which decodes RFC 2047), message numbers are 1-based positions in the mbox.
-@Suite("Base subjects against the imaptest corpus")
+@Suite("Base subjects against the imaptest corpus", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct SubjectCorpusTests {
     static func subjects(ofMbox name: String) throws -> [String] {
-        let root = try #require(SharedCorpusFolder.url, "corpora not found at ../shared/corpora")
+        let root = try #require(SharedCorpora.root)
         let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("imaptest/tests/\(name)")))
         return MboxSplitter.split(bytes).map { MessageParser.parse($0).subject }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// Threads of the notmuch corpora (parsed with `MessageParser`, grouped with
@@ -8,7 +9,7 @@ import Testing
 ///
 /// notmuch threads by References/In-Reply-To only. Where FR-SYNC-06 differs from it the
 /// difference is listed in `allowedMerges` with its rule; any other difference fails.
-@Suite("Threading the notmuch corpora")
+@Suite("Threading the notmuch corpora", .enabled(if: SharedCorpora.isPresent, Comment(rawValue: SharedCorpora.absentReason)))
 struct ThreadingCorpusTests {
     /// Threads that notmuch keeps apart and FR-SYNC-06 joins, with the rule that joins them.
     struct AllowedMerge: Sendable {
@@ -34,7 +35,7 @@ struct ThreadingCorpusTests {
     @Test("threads equal notmuch's except for the listed FR-SYNC-06 subject merges",
           arguments: corpora.map(\.folder))
     func corpusThreads(folder: String) throws {
-        let root = try #require(SharedCorpusFolder.url, "corpora not found at ../shared/corpora")
+        let root = try #require(SharedCorpora.root)
         let corpus = try #require(Self.corpora.first { $0.folder == folder })
         let expectedText = try String(contentsOf: root.appendingPathComponent(corpus.expected), encoding: .utf8)
         let expected = Set(expectedText.split(separator: "\n").map(String.init))
