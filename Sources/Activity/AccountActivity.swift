@@ -28,6 +28,8 @@ public final class AccountActivity: Sendable {
         public var changeError: String?
         /// Local copies removed by sync-window retention since the mount started.
         public var purgedOutsideWindow = 0
+        /// The last `[ALERT]` text a server of the account sent, made printable.
+        public var serverAlert: String?
         public init() {}
     }
 

@@ -14,6 +14,8 @@ public enum AccountStateMachine {
         case authenticating(connections: String)
         /// A connection attempt failed and will be retried.
         case connectionRetry(reason: String)
+        /// The server cannot be reached at all (refused, timed out, reset before login).
+        case serverUnreachable(reason: String)
         /// LIST and folder discovery.
         case listingFolders
         /// Folder `index` (0-based) of `total` starts.
@@ -41,6 +43,8 @@ public enum AccountStateMachine {
         case delivered
         /// The server refused a local change for good; it was reverted.
         case changeReverted(String)
+        /// The server said `[ALERT]` text, which must reach the user (RFC 3501 §7.1).
+        case serverAlert(String)
     }
 
     /// The phases a full sync passes through: a one-folder sync finishing leaves them alone.
@@ -55,7 +59,8 @@ public enum AccountStateMachine {
         case .authenticating(let connections):
             state.phase = .authenticating
             state.connections = connections
-        case .connectionRetry(let reason):
+        case .connectionRetry(let reason), .serverUnreachable(let reason):
+            state.online = false
             state.lastError = reason
         case .listingFolders:
             state.phase = .syncingFolders
@@ -86,6 +91,8 @@ public enum AccountStateMachine {
             state.progress = "none"
         case .idleChanged(let status):
             state.idle = status
+            // A session that reached IDLE logged in: the server answers.
+            if status == .active { state.online = true }
         case .downloadFailed(let reason):
             state.lastError = reason
         case .purged(let count):
@@ -96,6 +103,8 @@ public enum AccountStateMachine {
             state.outboxError = nil
         case .changeReverted(let message):
             state.changeError = message
+        case .serverAlert(let text):
+            state.serverAlert = text
         }
     }
 }

@@ -52,6 +52,7 @@ public enum StatusReport {
             ("pending_changes", String(facts.journal.pending)),
             ("change_error", state.changeError ?? "none"),
             ("purged_outside_window", String(state.purgedOutsideWindow)),
+            ("server_alert", state.serverAlert ?? "none"),
         ] + storageLines(facts.storage)
         var text = lines.map { "\($0.0): \($0.1)\n" }.joined()
         text += "\n" + folderTable(facts.folders)

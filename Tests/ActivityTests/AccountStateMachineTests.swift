@@ -49,10 +49,35 @@ struct AccountStateMachineTests {
         #expect(recovered.phase == .idle && recovered.online && recovered.lastError == nil)
     }
 
-    @Test("a retried connection shows its reason without leaving the phase")
+    @Test("a retried connection shows its reason without leaving the phase, and the account offline")
     func retry() {
-        let state = state(after: [.connecting(connections: ""), .connectionRetry(reason: "refused; next attempt in 4 s")])
+        let online = state(after: [.listingFolders])
+        let state = state(after: [.connecting(connections: ""), .connectionRetry(reason: "refused; next attempt in 4 s")],
+                          from: online)
         #expect(state.phase == .connecting && state.lastError == "refused; next attempt in 4 s")
+        #expect(!state.online)
+    }
+
+    @Test("an unreachable server says offline with the reason; IDLE active again says online")
+    func unreachable() {
+        let synced = state(after: [.synced(failedFolders: [], connections: ""), .idleChanged(.active)])
+        let down = state(after: [.idleChanged(.reconnecting), .serverUnreachable(reason: "connection refused")], from: synced)
+        #expect(!down.online && down.lastError == "connection refused" && down.idle == .reconnecting)
+        let back = state(after: [.idleChanged(.active)], from: down)
+        #expect(back.online && back.idle == .active)
+    }
+
+    @Test("a server alert is shown printable, bounded, and logged once per text")
+    func serverAlert() {
+        let activity = AccountActivity(profile: AccountProfile(
+            name: "a", address: "a@example.test", provider: .generic, auth: .plain, imap: "", smtp: "none", deleteGuard: 100))
+        activity.recordServerAlert("Mailbox\tis 95%\u{1B}[31m full\r\n")
+        activity.recordServerAlert("Mailbox\tis 95%\u{1B}[31m full\r\n")
+        #expect(activity.snapshot.serverAlert == "Mailbox is 95% [31m full")
+        #expect(activity.log.snapshot.filter { $0.message.contains("server alert") }.count == 1)
+        activity.recordServerAlert(String(repeating: "x", count: 2000))
+        #expect(activity.snapshot.serverAlert?.count == AccountActivity.alertLengthLimit + 1)
+        #expect(activity.log.snapshot.filter { $0.message.contains("server alert") }.count == 2)
     }
 
     @Test("a one-folder sync ending never hides a full sync still running", arguments: [

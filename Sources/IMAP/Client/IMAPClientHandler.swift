@@ -25,6 +25,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
     private let events: AsyncStream<IMAPEvent>.Continuation
     private let timeouts: IMAPTimeouts
     private let logger: Logger
+    private let alerts: AlertHandler
     private var timer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
     /// A streamed literal was handed out and the response carrying it is not read yet.
@@ -37,7 +38,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
 
     init(
         greeting: EventLoopPromise<Greeting>, events: AsyncStream<IMAPEvent>.Continuation,
-        timeouts: IMAPTimeouts, limits: ParserLimits, logger: Logger
+        timeouts: IMAPTimeouts, limits: ParserLimits, logger: Logger, alerts: @escaping AlertHandler
     ) {
         machine = ClientStateMachine(greeting: greeting)
         self.limits = limits
@@ -46,6 +47,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
         self.events = events
         self.timeouts = timeouts
         self.logger = logger
+        self.alerts = alerts
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -154,7 +156,11 @@ final class IMAPClientHandler: ChannelDuplexHandler {
         for action in actions {
             switch action {
             case .send(let bytes): send(bytes, context: context)
-            case .emit(let event): events.yield(event)
+            case .emit(let event):
+                // Whoever reads `events` (or nobody: a pooled connection's are unread), the
+                // user must see an alert (RFC 3501 §7.1).
+                if case .alert(let text) = event { alerts(text) }
+                events.yield(event)
             case .greeted(let promise, let greeting): promise.succeed(greeting)
             case .failGreeting(let promise, let error): promise.fail(error)
             case .succeed(let promise, let result): promise.succeed(result)

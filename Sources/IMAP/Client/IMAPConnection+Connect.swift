@@ -19,7 +19,7 @@ extension IMAPConnection {
     public static func connect(
         host: String, port: Int, security: IMAPSecurity, tls: TLSOptions = TLSOptions(),
         timeouts: IMAPTimeouts = IMAPTimeouts(), limits: ParserLimits = ParserLimits(),
-        logger: Logger = Logger(label: "mailfs.imap"),
+        logger: Logger = Logger(label: "mailfs.imap"), alerts: @escaping AlertHandler = { _ in },
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(IMAPError) -> IMAPConnection {
         let upgrade: TLSSetup
@@ -31,12 +31,13 @@ extension IMAPConnection {
         let transport: Transport = security == .tls ? .tls(upgrade) : .starttls(upgrade)
         return try await connect(
             host: host, port: port, transport: transport, timeouts: timeouts, limits: limits,
-            logger: logger, eventLoopGroup: eventLoopGroup)
+            logger: logger, alerts: alerts, eventLoopGroup: eventLoopGroup)
     }
 
     static func connect(
         host: String, port: Int, transport: Transport, timeouts: IMAPTimeouts,
-        limits: ParserLimits, logger: Logger, eventLoopGroup: any EventLoopGroup
+        limits: ParserLimits, logger: Logger, alerts: @escaping AlertHandler = { _ in },
+        eventLoopGroup: any EventLoopGroup
     ) async throws(IMAPError) -> IMAPConnection {
         let loop = eventLoopGroup.next()
         let greeting = loop.makePromise(of: Greeting.self)
@@ -53,7 +54,7 @@ extension IMAPConnection {
                     try channel.pipeline.syncOperations.addHandler(
                         IMAPClientHandler(
                             greeting: greeting, events: continuation, timeouts: timeouts, limits: limits,
-                            logger: logger))
+                            logger: logger, alerts: alerts))
                 }
             }
         let channel: any Channel
@@ -73,7 +74,8 @@ extension IMAPConnection {
     /// `NIOAsyncTestingChannel` playing the server). Adds the IMAP handler, then opens.
     static func start(
         on channel: any Channel, transport: Transport = .plain, timeouts: IMAPTimeouts = IMAPTimeouts(),
-        limits: ParserLimits = ParserLimits(), logger: Logger = Logger(label: "mailfs.imap")
+        limits: ParserLimits = ParserLimits(), logger: Logger = Logger(label: "mailfs.imap"),
+        alerts: @escaping AlertHandler = { _ in }
     ) async throws(IMAPError) -> IMAPConnection {
         let greeting = channel.eventLoop.makePromise(of: Greeting.self)
         let (events, continuation) = AsyncStream.makeStream(
@@ -83,7 +85,7 @@ extension IMAPConnection {
                 try channel.pipeline.syncOperations.addHandler(
                     IMAPClientHandler(
                         greeting: greeting, events: continuation, timeouts: timeouts, limits: limits,
-                        logger: logger))
+                        logger: logger, alerts: alerts))
             }.get()
         } catch {
             greeting.fail(error)

@@ -12,3 +12,8 @@ public enum IMAPEvent: Sendable, Equatable {
     /// `[ALERT]` text, tagged or untagged: it must reach the user.
     case alert(String)
 }
+
+/// Called on the connection's event loop with the text of each `[ALERT]` the server sends,
+/// on every connection, whether or not anyone reads `events`: RFC 3501 §7.1 says the text
+/// MUST be presented to the user. It must not block.
+public typealias AlertHandler = @Sendable (String) -> Void

@@ -12,6 +12,8 @@ struct AccountConnector: Sendable {
     let account: AccountConfig
     var timing: SyncTiming
     let logger: Logger
+    /// Where the server's `[ALERT]` texts go (the account's `.log` and `.status`).
+    var alerts: AlertHandler = { _ in }
 
     enum Failure: Error, CustomStringConvertible {
         case credential(String)
@@ -65,7 +67,7 @@ struct AccountConnector: Sendable {
                 security: account.imap.security == .starttls ? .starttls : .tls,
                 tls: TLSOptions(extraCAFile: account.caFile),
                 timeouts: IMAPTimeouts(connect: timing.connectTimeout, response: timing.responseTimeout),
-                logger: logger)
+                logger: logger, alerts: alerts)
         } catch {
             throw error.isPermanent ? .security(error.description) : .connection(error.description)
         }

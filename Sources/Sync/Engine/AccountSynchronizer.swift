@@ -36,7 +36,8 @@ public actor AccountSynchronizer {
         logger[metadataKey: "account"] = "\(account.name)"
         self.logger = logger
         pool = ConnectionPool(maxConnections: maxConnections, global: global)
-        connector = AccountConnector(account: account, timing: timing, logger: logger)
+        connector = AccountConnector(account: account, timing: timing, logger: logger,
+                                     alerts: { text in activity.recordServerAlert(text) })
         downloader = ContentDownloader(
             store: store, pool: pool, connector: connector, activity: activity, timing: timing,
             cacheLimitBytes: Int64(account.settings.cacheLimitBytes), keepsUnfiledMessages: account.provider == .gmail)
@@ -108,9 +109,10 @@ public actor AccountSynchronizer {
     }
 
     /// The IDLE watcher of this account's INBOX; its connection is outside the pool.
-    nonisolated func idleMonitor(global: AsyncSemaphore) -> IdleMonitor {
+    nonisolated func idleMonitor(global: AsyncSemaphore, serverReturned: @escaping @Sendable () -> Void) -> IdleMonitor {
         IdleMonitor(connector: connector, activity: activity, global: global,
                     inboxChanged: { connection, inbox in await self.syncInbox(afterIdleOn: connection, selected: inbox) },
+                    serverReturned: serverReturned,
                     refresh: account.provider == .gmail ? .seconds(25 * 60) : .seconds(20 * 60))
     }
 

@@ -7,9 +7,15 @@ import Store
 /// FR-SYNC-03: one IDLE connection per account on its INBOX. New mail (EXISTS), expunges
 /// and flag changes wake it; the new mail is fetched at once over this connection, which
 /// has the INBOX selected, then an incremental sync of the INBOX runs; IDLE is
-/// re-issued every `refresh` (servers drop long IDLEs); a dropped connection is re-made
-/// with backoff from 2 s doubling to 60 s. `.status` shows `idle:` active, reconnecting,
-/// disconnected or unavailable (the server has no IDLE).
+/// re-issued every `refresh` (servers drop long IDLEs). `.status` shows `idle:` active,
+/// reconnecting, disconnected or unavailable (the server has no IDLE).
+///
+/// A dropped connection is re-made with backoff from 2 s doubling to 60 s; while the
+/// server cannot be reached at all (refused, timed out, reset before login) it is tried
+/// every `unreachableRetry` instead, since such an attempt costs the server no login, and
+/// `.status` says `online: no` with the reason. IDLE reports only what happens after it
+/// starts, so a session that follows a lost one first fetches what arrived meanwhile
+/// (`inboxChanged`) and asks for a full sync of the account (`serverReturned`).
 struct IdleMonitor: Sendable {
     let connector: AccountConnector
     let activity: AccountActivity
@@ -17,21 +23,33 @@ struct IdleMonitor: Sendable {
     /// Stores the INBOX's new mail over the IDLE connection (`selected` is its INBOX), then
     /// runs the incremental sync of the INBOX.
     let inboxChanged: @Sendable (_ connection: IMAPConnection, _ selected: SelectedMailbox) async -> Void
+    /// The server answers again after a lost session: the account's other folders are due.
+    let serverReturned: @Sendable () -> Void
     var refresh: Duration = .seconds(20 * 60)
     static let firstBackoff: Duration = .seconds(2)
     static let maxBackoff: Duration = .seconds(60)
+    static let unreachableRetry: Duration = .seconds(5)
 
     /// Runs until the task is cancelled.
     func run() async {
         var backoff = Self.firstBackoff
+        var afterLoss = false
         while !Task.isCancelled {
             await global.acquire()
-            let outcome = await session()
+            let outcome = await session(catchingUp: afterLoss)
             global.release()
             switch outcome {
             case .unavailable, .cancelled:
                 return
+            case .unreachable(let reason):
+                afterLoss = true
+                activity.record(.idleChanged(.reconnecting))
+                activity.record(.serverUnreachable(reason: reason))
+                activity.log.record("IDLE: the server cannot be reached (\(reason)); trying again in \(Self.unreachableRetry)",
+                                    level: .warning)
+                try? await Task.sleep(for: Self.unreachableRetry)
             case .failed(let reason, let established):
+                afterLoss = true
                 if established { backoff = Self.firstBackoff }
                 activity.record(.idleChanged(.reconnecting))
                 activity.log.record("IDLE connection lost (\(reason)); reconnecting in \(backoff)", level: .warning)
@@ -42,15 +60,16 @@ struct IdleMonitor: Sendable {
         activity.record(.idleChanged(.disconnected))
     }
 
-    private enum SessionEnd { case unavailable, cancelled, failed(String, established: Bool) }
+    private enum SessionEnd { case unavailable, cancelled, unreachable(String), failed(String, established: Bool) }
 
-    /// One connection: select INBOX, then IDLE until it fails.
-    private func session() async -> SessionEnd {
+    /// One connection: select INBOX, catch up after a lost session, then IDLE until it fails.
+    /// One connection attempt only: the loop above decides when to try again.
+    private func session(catchingUp: Bool) async -> SessionEnd {
         let connection: IMAPConnection
         do {
-            connection = try await connector.open { _ in }
+            connection = try await connector.openOnce { _ in }
         } catch {
-            return .failed(error.description, established: false)
+            return error.isRetryable ? .unreachable(error.description) : .failed(error.description, established: false)
         }
         defer { Task { await connection.logout() } }
         guard connection.supports(.idle) else {
@@ -63,6 +82,11 @@ struct IdleMonitor: Sendable {
             let inbox = try await connection.select("INBOX")
             established = true
             activity.record(.idleChanged(.active))
+            if catchingUp {
+                activity.log.record("IDLE: connected again; fetching what arrived meanwhile")
+                serverReturned()
+                await inboxChanged(connection, inbox)
+            }
             while !Task.isCancelled {
                 // Cancelling the monitor ends the IDLE at once (DONE), not at the next refresh.
                 let outcome = try await withTaskCancellationHandler {

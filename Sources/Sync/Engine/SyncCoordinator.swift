@@ -68,7 +68,7 @@ public final class SyncCoordinator: Sendable, WriteBackService {
                 // or reached a server the journal was waiting for.
                 sender?.trigger.fire()
                 applier.trigger.fire()
-                let idle = Task { await synchronizer.idleMonitor(global: global).run() }
+                let idle = Task { await synchronizer.idleMonitor(global: global, serverReturned: { trigger.fire() }).run() }
                 await withTaskCancellationHandler {
                     while !Task.isCancelled {
                         // A server that was down, or a full disk, is tried again within a minute.

@@ -11,11 +11,13 @@ extension ScriptedPeer {
     /// client a CAPABILITY round trip) and the client connected to it.
     static func connected(
         greeting: String = "* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] ready",
-        timeouts: IMAPTimeouts = IMAPTimeouts(), logger: Logger = Logger(label: "test")
+        timeouts: IMAPTimeouts = IMAPTimeouts(), logger: Logger = Logger(label: "test"),
+        alerts: @escaping AlertHandler = { _ in }
     ) async throws -> (ScriptedPeer, IMAPConnection) {
         let server = ScriptedPeer()
         try await server.activate()
-        async let connection = IMAPConnection.start(on: server.channel, timeouts: timeouts, logger: logger)
+        async let connection = IMAPConnection.start(on: server.channel, timeouts: timeouts, logger: logger,
+                                                    alerts: alerts)
         try await server.waitForClient()
         try await server.send(greeting)
         return (server, try await connection)

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import IMAP
@@ -53,6 +54,27 @@ struct SessionErrorTests {
         #expect(failure.code == .alert)
         var iterator = imap.events.makeAsyncIterator()
         #expect(await iterator.next() == .alert("Too many simultaneous connections. (Failure)"))
+    }
+
+    @Test("every [ALERT] reaches the alert handler, untagged and tagged, whoever reads events")
+    func alertsReachTheHandler() async throws {
+        let received = Mutex<[String]>([])
+        let (server, imap) = try await ScriptedServer.connected(alerts: { text in received.withLock { $0.append(text) } })
+        async let noop: Void = imap.noop()
+        try await server.play("""
+            C: A0001 NOOP
+            S: * OK [ALERT] Your mailbox is 95% full
+            S: A0001 OK NOOP completed
+            """)
+        try await noop
+        async let second = outcome { try await imap.noop() }
+        try await server.play("""
+            C: A0002 NOOP
+            S: A0002 NO [ALERT] Account suspended: see your provider
+            """)
+        _ = await second
+        #expect(received.withLock { $0 } == ["Your mailbox is 95% full",
+                                             "Account suspended: see your provider"])
     }
 
     @Test("a reply with an unknown tag is dropped and the session goes on")
