@@ -204,12 +204,14 @@ extension ChangeApplier {
     private func applyAppend(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let targetId = row.targetFolderId, let target = try store.folder(id: targetId) else {
-            throw Refusal(reason: "the target folder no longer exists")
+            throw Refusal(reason: "the target folder no longer exists", permanent: true)
         }
         if let uid = try await find(row, in: target, over: connection) {
             return .init(id: id, event: .applied, targetUID: Int64(uid))
         }
-        guard let message = try store.appendContent(changeId: id) else { throw Refusal(reason: "the message is gone") }
+        guard let message = try store.appendContent(changeId: id) else {
+            throw Refusal(reason: "the message is gone", permanent: true)
+        }
         let appended = try await connection.append(mailbox: target.imapPath, flags: AppendFlags.list(row.flag),
                                                    message: message)
         return .init(id: id, event: .applied, targetUID: appended.map { Int64($0.uid) })
