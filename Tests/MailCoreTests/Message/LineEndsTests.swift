@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import MailCore
+
+/// CR LF line ends before an APPEND (RFC 5322 §2.3, RFC 3501 §6.3.11): a table of the
+/// cases, then properties over seeded random inputs made of the bytes that matter.
+@Suite("Line ends made CR LF")
+struct LineEndsTests {
+    @Test("bare LF and bare CR become CR LF; a CR LF stays one line end", arguments: [
+        ("a\nb", "a\r\nb"),
+        ("a\r\nb", "a\r\nb"),
+        ("a\rb", "a\r\nb"),
+        ("a\n\nb\n", "a\r\n\r\nb\r\n"),
+        ("a\r\r\nb", "a\r\n\r\nb"),
+        ("a\n\r", "a\r\n\r\n"),
+        ("\r", "\r\n"),
+        ("\n", "\r\n"),
+        ("", ""),
+        ("no line end", "no line end"),
+    ])
+    func table(input: String, expected: String) {
+        #expect(LineEnds.crlf(Array(input.utf8)) == Array(expected.utf8))
+    }
+
+    /// SplitMix64, as in `MutationFuzzTests`: the same inputs on every run.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var value = state
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D1_049B_1331_11EB
+            return value ^ (value >> 31)
+        }
+    }
+
+    static func randomInput(using generator: inout SeededGenerator) -> [UInt8] {
+        let alphabet: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A, UInt8(ascii: "a"), UInt8(ascii: ":"), 0x20, 0xFF, 0x00]
+        return (0..<Int.random(in: 0...64, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+    }
+
+    @Test("every CR is followed by LF and every LF preceded by CR; the text between line ends is kept; a second pass changes nothing")
+    func properties() {
+        var generator = SeededGenerator(state: 42)
+        for _ in 0..<20_000 {
+            let input = Self.randomInput(using: &generator)
+            let output = LineEnds.crlf(input)
+            for (index, byte) in output.enumerated() {
+                if byte == 0x0D { #expect(index + 1 < output.count && output[index + 1] == 0x0A, "bare CR in \(output)") }
+                if byte == 0x0A { #expect(index > 0 && output[index - 1] == 0x0D, "bare LF in \(output)") }
+            }
+            #expect(input.filter { $0 != 0x0D && $0 != 0x0A } == output.filter { $0 != 0x0D && $0 != 0x0A })
+            #expect(LineEnds.crlf(output) == output)
+            let lineEnds = input.indices.filter { input[$0] == 0x0A ? ($0 == 0 || input[$0 - 1] != 0x0D) : input[$0] == 0x0D }.count
+            #expect(output.count(where: { $0 == 0x0A }) == lineEnds)
+        }
+    }
+
+    @Test("a file with only bare LFs keeps its fingerprint: the one a server reports for the CR LF copy")
+    func fingerprintAgrees() {
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<5_000 {
+            let input = Self.randomInput(using: &generator).filter { $0 != 0x0D }
+            #expect(MessageFingerprint(message: input) == MessageFingerprint(message: LineEnds.crlf(input)))
+        }
+    }
+
+    @Test("a message file copied into a folder is stored and appended with CR LF line ends")
+    func appendedMessage() throws {
+        let file = Array("From: a@example.org\nSubject: note\n\nline one\nline two\n".utf8)
+        let checked = try AppendedMessage.check(file, uniqueToken: "t").get()
+        #expect(checked == Array("Message-ID: <t@mailfs.invalid>\r\nFrom: a@example.org\r\nSubject: note\r\n\r\nline one\r\nline two\r\n".utf8))
+    }
+}
