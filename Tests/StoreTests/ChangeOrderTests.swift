@@ -49,8 +49,16 @@ struct ChangeOrderTests {
         let appendIntoNew = [row(1, .createFolder, folder: 5, waitsFor: 5), row(2, .append, email: 10, target: 5),
                              row(3, .append, email: 11, target: 2)]
         #expect(ChangeOrder.runnable(appendIntoNew, now: now).runnable.compactMap(\.id) == [3])
-        let nested = [row(1, .createFolder, folder: 5, waitsFor: 5), row(2, .createFolder, folder: 6)]
-        #expect(ChangeOrder.runnable(nested, now: now).runnable.isEmpty, "folder operations keep their order")
+        var parent = row(1, .createFolder, folder: 5, waitsFor: 5)
+        parent.newPath = "Projects"
+        var child = row(2, .createFolder, folder: 6)
+        child.newPath = "Projects/2026"
+        var elsewhere = row(3, .createFolder, folder: 7)
+        elsewhere.newPath = "Receipts"
+        var renamedBelow = row(4, .renameFolder, folder: 8)
+        (renamedBelow.oldPath, renamedBelow.newPath) = ("Old", "Projects/Old")
+        let nested = ChangeOrder.runnable([parent, child, elsewhere, renamedBelow], now: now)
+        #expect(nested.runnable.compactMap(\.id) == [3], "folder operations on nested paths keep their order")
     }
 
     @Test("with nothing waiting every row runs in order; with everything waiting the first due time is given")

@@ -13,8 +13,11 @@ import Foundation
 /// - one is a folder operation and the other involves that folder (as source or target):
 ///   CREATE before an APPEND or MOVE into the folder, moves out of a folder before its
 ///   DELETE, a RENAME before what follows in the folder.
-/// - both are folder operations, whatever their folders: folder paths nest (a parent is
-///   created before its child, a rename changes the names below it), and such rows are few.
+/// - both are folder operations on the same folder or on paths where one contains the
+///   other (before or after a rename): a parent is created before its child, a rename
+///   changes the names below it, and a server name is built from the parent's. Folder
+///   operations on unrelated paths do not wait for each other (an `rmdir` refused while
+///   the server still has messages there does not hold back a `mkdir` elsewhere).
 ///
 /// Rows of different messages in the same folder do not depend on each other: each names
 /// its own message by UID or Message-ID and the server applies them in any order to the
@@ -41,9 +44,19 @@ enum ChangeOrder {
     static func dependsOn(_ later: JournalChange, _ earlier: JournalChange) -> Bool {
         if let email = later.emailId, email == earlier.emailId { return true }
         switch (later.kind.isFolderOperation, earlier.kind.isFolderOperation) {
-        case (true, true): return true
+        case (true, true): return later.folderId == earlier.folderId || pathsNest(later, earlier)
         case (false, false): return false
         default: return !Set(later.folders).isDisjoint(with: earlier.folders)
+        }
+    }
+
+    /// Whether a path of one folder operation is, or is above or below, a path of the
+    /// other. A row without paths is taken as related: it keeps its place.
+    private static func pathsNest(_ one: JournalChange, _ other: JournalChange) -> Bool {
+        let (these, those) = (one.paths, other.paths)
+        guard !these.isEmpty, !those.isEmpty else { return true }
+        return these.contains { path in
+            those.contains { $0 == path || $0.hasPrefix(path + "/") || path.hasPrefix($0 + "/") }
         }
     }
 }
@@ -51,6 +64,9 @@ enum ChangeOrder {
 extension JournalChange {
     /// The folders the row names: the source and the target, or the folder operated on.
     var folders: [Int64] { [folderId, targetFolderId].compactMap { $0 } }
+
+    /// A folder operation's tree paths: before and after (one of them for CREATE, DELETE).
+    var paths: [String] { [oldPath, newPath].compactMap { $0 } }
 }
 
 extension ChangeKind {
