@@ -85,4 +85,17 @@ struct LostAndFoundTests {
         let (batch, _) = try account.temp.store.dueChanges(accountId: account.id)
         #expect(batch.map(\.kind) == [.createFolder])
     }
+
+    @Test("cp into a server account's folder stores CR LF line ends, the bytes the APPEND sends; an imported account keeps the file's")
+    func storedLineEnds() throws {
+        for online in [true, false] {
+            let account = try Account(online: online)
+            _ = try account.temp.store.recordAppend(Self.note, folderId: account.projects, flags: .init(seen: true),
+                                                    context: account.context)
+            let emailId = try #require(try account.temp.store.messages(inFolder: account.projects).first?.id)
+            let stored = try #require(try account.temp.store.rawMessage(emailId: emailId))
+            #expect(stored == (online ? Array(String(decoding: Self.note, as: UTF8.self)
+                .replacingOccurrences(of: "\n", with: "\r\n").utf8) : Self.note), "online: \(online)")
+        }
+    }
 }

@@ -1,8 +1,6 @@
 /// A message file a user copies into a server folder: it must look like RFC 5322 (a
 /// header block of `Name: value` fields, then a body), and it gets a Message-ID when it
 /// has none, so replaying its APPEND after a crash can find it instead of adding it twice.
-/// Its line ends become CR LF (`LineEnds`): what is stored and listed is what the server
-/// gets and will send back.
 public enum AppendedMessage {
     public static func check(_ bytes: [UInt8], uniqueToken: String) -> Result<[UInt8], Reason> {
         guard !bytes.isEmpty else { return .failure(Reason("the file is empty")) }
@@ -14,9 +12,9 @@ public enum AppendedMessage {
         guard ["from", "date", "subject"].contains(where: { header.value($0) != nil }) else {
             return .failure(Reason("the header has none of From, Date, Subject"))
         }
-        let message = LineEnds.crlf(bytes)
-        if header.value("message-id") != nil { return .success(message) }
-        return .success(Array("Message-ID: <\(uniqueToken)@mailfs.invalid>\r\n".utf8) + message)
+        if header.value("message-id") != nil { return .success(bytes) }
+        let lineEnd: [UInt8] = bytes.contains(13) ? [13, 10] : [10]
+        return .success(Array("Message-ID: <\(uniqueToken)@mailfs.invalid>".utf8) + lineEnd + bytes)
     }
 
     /// The first line is a header field: printable name characters up to a colon.

@@ -69,11 +69,4 @@ struct LineEndsTests {
             .first { MessageFingerprint(message: $0) != MessageFingerprint(message: LineEnds.crlf($0)) }
         #expect(failing == nil, "\(failing ?? [])")
     }
-
-    @Test("a message file copied into a folder is stored and appended with CR LF line ends")
-    func appendedMessage() throws {
-        let file = Array("From: a@example.org\nSubject: note\n\nline one\nline two\n".utf8)
-        let checked = try AppendedMessage.check(file, uniqueToken: "t").get()
-        #expect(checked == Array("Message-ID: <t@mailfs.invalid>\r\nFrom: a@example.org\r\nSubject: note\r\n\r\nline one\r\nline two\r\n".utf8))
-    }
 }
