@@ -123,6 +123,30 @@ struct WriteBackRefusalTests {
         }
     }
 
+    @Test("an rmdir refused while the server still has messages there is retried after N, 3N, 9N s, then reverted",
+          arguments: RefusalServer.allCases)
+    func transientRefusalIsRetried(server: RefusalServer) async throws {
+        try await SharedServers.shared {
+            let busy = Server.unique("Busy")
+            try await Server.createMailbox("alice", busy)
+            let mount = try MountedMailfs.configured([server.account(retryDelaySeconds: 1)])
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"))
+            #expect(try await mount.waitForDirectory("alice/\(busy)"))
+            try await Server.append([Letter("Arrived meanwhile")], user: "alice", mailbox: busy)
+            let removed = Date()
+            let rmdir = try await mount.sh("rmdir 'alice/\(busy)'")
+            #expect(rmdir.status == 0, "\(rmdir.output)")
+            #expect(try await Poll.until(seconds: 60) { try await mount.listing("alice").contains(busy) },
+                    "back in the tree: \(mount.text("alice/.log"))")
+            #expect(Date().timeIntervalSince(removed) >= 12, "retried after 1, 3 and 9 s first")
+            #expect(mount.text("alice/.log").contains("retry 3"), "\(mount.text("alice/.log"))")
+            #expect(mount.status("change_error", of: "alice")?.contains("not empty on the server") == true,
+                    "\(mount.text("alice/.status"))")
+            #expect(try await Server.count("alice", busy) == 1)
+        }
+    }
+
     /// What clients sent to the no-MOVE Dovecot as `user`, one byte string per session.
     static func rawSessions(_ user: String) throws -> [[UInt8]] {
         let dir = URL(fileURLWithPath: try SyncedMountTests.env("MAIL_DIR"))
