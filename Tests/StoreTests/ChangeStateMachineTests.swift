@@ -69,3 +69,12 @@ struct ChangeStateMachineTests {
         #expect(ChangeBatch.next([]).isEmpty)
     }
 }
+
+extension ChangeStateMachineTests {
+    @Test("a refusal no retry can change is reverted at once, with the server's words")
+    func permanentRefusal() {
+        #expect(machine.decide(.applying, attempts: 0, interrupted: false, event: .refusedForGood("NO [TRYCREATE]"), now: now)
+                == .revert(reason: "NO [TRYCREATE]"))
+        #expect(machine.decide(.pending, attempts: 0, interrupted: false, event: .refusedForGood("NO"), now: now) == .ignore)
+    }
+}

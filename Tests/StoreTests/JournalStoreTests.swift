@@ -1,4 +1,5 @@
 import Foundation
+import MailCore
 @testable import Store
 import Testing
 
@@ -166,7 +167,7 @@ struct JournalStoreTests {
         let id = try #require(row.id)
         try account.temp.store.transition([.init(id: id, event: .claim)], machine: account.machine())
         try account.temp.store.transition([.init(id: id, event: .unreachable(failures: 1))], machine: account.machine())
-        #expect(try account.temp.store.appendContent(changeId: id) == note)
+        #expect(try account.temp.store.appendContent(changeId: id) == LineEnds.crlf(note), "the file's bytes, CR LF")
     }
 
     @Test("rows a killed applier was applying are pending and interrupted after a restart")

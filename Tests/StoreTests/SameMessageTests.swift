@@ -158,7 +158,7 @@ struct SameMessageTests {
         let original = try #require(try account.listed(account.inbox).first)
         let inArchive = try account.listed(archive)
         #expect(inArchive.contains { $0.id == original.id })
-        #expect(try inArchive.compactMap { try account.store.rawMessage(emailId: $0.id) }.contains(edited))
+        #expect(try inArchive.compactMap { try account.store.rawMessage(emailId: $0.id) }.contains(LineEnds.crlf(edited)))
         #expect(try account.counts("Archive") == .agreeing(on: 2))
     }
 

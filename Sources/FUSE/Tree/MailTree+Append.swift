@@ -6,7 +6,8 @@ import Store
 /// close, checked and journaled as an APPEND (listed at once under its mailfs name).
 extension MailTree {
     func createInFolder(_ folderId: Int64, parent: Inode, name: String) throws(FSError) -> (FileAttributes, OpenedFile) {
-        guard let folder = try storeCall({ try store.folder(id: folderId) }), folder.isSelectable else { throw FSError(EPERM) }
+        guard let folder = try storeCall({ try store.folder(id: folderId) }), folder.isSelectable,
+              !LostAndFound.isLostAndFound(folder) else { throw FSError(EPERM) }
         guard Self.isAcceptableOutboxName(name) else { throw FSError(EINVAL) }
         let handle = files.open(.appending(folderId: folderId, accountId: folder.accountId, name: name))
         newMessages.begin(Int64(handle))

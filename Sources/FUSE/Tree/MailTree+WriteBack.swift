@@ -100,7 +100,7 @@ extension MailTree {
 
     private func renameFolder(_ folderId: Int64, to newParent: Inode, newName: String) throws(FSError) {
         guard let folder = try storeCall({ try store.folder(id: folderId) }), folder.type == .custom,
-              folder.isSelectable else { throw FSError(EPERM) }
+              folder.isSelectable, !LostAndFound.isLostAndFound(folder) else { throw FSError(EPERM) }
         let (accountId, path) = try childFolderPath(parent: newParent, name: newName)
         guard accountId == folder.accountId, !path.hasPrefix(folder.path + "/") else { throw FSError(EINVAL) }
         let context = try writeContext(accountId)
@@ -119,6 +119,7 @@ extension MailTree {
             path = name
         case .folder(let id)?:
             guard let folder = try storeCall({ try store.folder(id: id) }) else { throw FSError(ENOENT) }
+            guard !LostAndFound.isLostAndFound(folder) else { throw FSError(EPERM) }
             accountId = folder.accountId
             path = folder.path + "/" + name
         default:

@@ -16,4 +16,6 @@ public struct Capability: Hashable, Sendable, CustomStringConvertible {
     public static let saslInitialResponse = Capability("SASL-IR")
     public static let specialUse = Capability("SPECIAL-USE")
     public static let uidPlus = Capability("UIDPLUS")
+    /// RFC 3691: leave the selected mailbox without expunging (`MailboxSelection`).
+    public static let unselect = Capability("UNSELECT")
 }

@@ -46,16 +46,40 @@ extension IMAPConnection {
 
     private func open(_ mailbox: String, command name: String, readOnly: Bool) async throws(IMAPError) -> SelectedMailbox {
         let condStore = supports(.condStore)
+        // RFC 3501 §6.3.1: a failed SELECT or EXAMINE leaves no mailbox selected.
+        selection = nil
         let result = try await execute(name, claims: SelectedMailbox.claims) { command in
             command.raw(name)
             command.string(mailbox)
             if condStore { command.raw("(CONDSTORE)") }
         }
-        return SelectedMailbox(name: mailbox, readOnlyCommand: readOnly, condStore: condStore, result: result)
+        let selected = SelectedMailbox(name: mailbox, readOnlyCommand: readOnly, condStore: condStore, result: result)
+        selection = MailboxSelection(name: mailbox, readOnly: selected.readOnly)
+        return selected
+    }
+
+    /// Closes `mailbox` when it is the one open on this connection, without expunging
+    /// anything (`MailboxSelection` says how and why).
+    func leave(_ mailbox: String) async throws(IMAPError) {
+        switch MailboxSelection.departure(from: selection, before: mailbox, canUnselect: supports(.unselect)) {
+        case .none:
+            return
+        case .unselect:
+            _ = try await execute("UNSELECT") { $0.raw("UNSELECT") }
+        case .close:
+            _ = try await execute("CLOSE") { $0.raw("CLOSE") }
+        case .examineThenClose:
+            // A server that calls its EXAMINE read-write gets no CLOSE: the command then
+            // goes to the open mailbox as it would have, and nothing is expunged.
+            guard try await examine(mailbox).readOnly else { return }
+            _ = try await execute("CLOSE") { $0.raw("CLOSE") }
+        }
+        selection = nil
     }
 }
 
-/// CREATE, DELETE and RENAME of mailboxes, by raw (modified UTF-7) names.
+/// CREATE, DELETE and RENAME of mailboxes, by raw (modified UTF-7) names. DELETE and
+/// RENAME first close the mailbox if it is open here (`MailboxSelection`).
 extension IMAPConnection {
     public func create(_ mailbox: String) async throws(IMAPError) {
         _ = try await execute("CREATE") { command in
@@ -65,6 +89,7 @@ extension IMAPConnection {
     }
 
     public func delete(_ mailbox: String) async throws(IMAPError) {
+        try await leave(mailbox)
         _ = try await execute("DELETE") { command in
             command.raw("DELETE")
             command.string(mailbox)
@@ -72,6 +97,7 @@ extension IMAPConnection {
     }
 
     public func rename(_ mailbox: String, to newName: String) async throws(IMAPError) {
+        try await leave(mailbox)
         _ = try await execute("RENAME") { command in
             command.raw("RENAME")
             command.string(mailbox)

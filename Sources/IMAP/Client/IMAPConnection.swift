@@ -41,6 +41,9 @@ public actor IMAPConnection {
 
     let channel: any Channel
     let logger: Logger
+    /// The mailbox SELECT or EXAMINE opened here, as the server confirmed it; nil when
+    /// none is (`MailboxSelection` decides what this means for APPEND, DELETE, RENAME).
+    var selection: MailboxSelection?
 
     init(channel: any Channel, events: AsyncStream<IMAPEvent>, logger: Logger) {
         self.channel = channel

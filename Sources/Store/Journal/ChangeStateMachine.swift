@@ -5,7 +5,8 @@ import Foundation
 /// carry out the decision it returns.
 ///
 /// pending -> applying -> done; a refusal by the server is retried after the configured
-/// delays (5 s, 15 s, 45 s by default, FR-SYNC-05) and then reverted; an unreachable
+/// delays (5 s, 15 s, 45 s by default, FR-SYNC-05) and then reverted, one that no retry
+/// can change is reverted at once; an unreachable
 /// server never counts as a refusal (offline changes wait); held rows wait for the user.
 public struct ChangeStateMachine: Sendable {
     /// Waits before the 2nd, 3rd and 4th attempt after a refusal.
@@ -25,8 +26,10 @@ public struct ChangeStateMachine: Sendable {
         case claim
         /// The server now reflects the change (or already did, found on replay).
         case applied
-        /// The server refused it (NO/BAD, the folder is gone...).
+        /// The server refused it (NO/BAD, the folder is gone...) and may take it later.
         case refused(String)
+        /// The server refused it in a way no retry changes (`RefusalPermanence` in Sync).
+        case refusedForGood(String)
         /// The server could not be reached or the connection broke; `failures` counts
         /// consecutive ones for the backoff.
         case unreachable(failures: Int)
@@ -42,7 +45,8 @@ public struct ChangeStateMachine: Sendable {
         case update(state: ChangeState, attempts: Int, notBefore: Date, interrupted: Bool, error: String?)
         /// Finish the local side (drop leaving associations, number arrivals); keep as done.
         case finish
-        /// Set the local state back to the server's and drop the row, reporting `reason`.
+        /// Set the local state back to the server's and drop the row, reporting `reason`;
+        /// an APPEND's message, which only the store has, is kept in `lost+found/`.
         case revert(reason: String)
         /// The event makes no sense in this state: change nothing.
         case ignore
@@ -61,6 +65,8 @@ public struct ChangeStateMachine: Sendable {
             return .update(state: .pending, attempts: attempts + 1,
                            notBefore: now.addingTimeInterval(retryDelays[attempts]),
                            interrupted: interrupted, error: reason)
+        case (.applying, .refusedForGood(let reason)):
+            return .revert(reason: reason)
         case (.applying, .unreachable(let failures)):
             let wait = min(offlineBackoff.first * pow(2, Double(max(failures - 1, 0))), offlineBackoff.maximum)
             return .update(state: .pending, attempts: attempts, notBefore: now.addingTimeInterval(wait),

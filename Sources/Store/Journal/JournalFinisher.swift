@@ -67,8 +67,7 @@ struct JournalFinisher {
             try dropPlaceholder(row)
             try execute("UPDATE email SET isDeleted = 0 WHERE id = ?", [row.emailId])
         case .append:
-            try dropPlaceholder(row)
-            try purgeUnfiled(row.emailId)
+            try setAside(row)
         case .createFolder:
             try execute("DELETE FROM folder WHERE id = ? AND localState = 'creating'", [row.folderId])
         case .deleteFolder:
@@ -120,6 +119,24 @@ struct JournalFinisher {
             UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
             WHERE folderId = ? AND imapUID = ?
             """, [uid, target, placeholder])
+    }
+
+    /// A refused APPEND: its message exists only here, so it goes to the account's
+    /// `lost+found/` (`LostAndFound`) instead of being dropped: from its arriving
+    /// association, or with none left when the sync removed the target folder meanwhile.
+    /// A copy the user already removed again (`leaving`) is only dropped.
+    private func setAside(_ row: JournalChange) throws {
+        guard let emailId = row.emailId, let placeholder = row.placeholderUID else { return }
+        let link = try String?.fetchOne(db.cachedStatement(sql: """
+            SELECT COALESCE(pending, '') FROM emailFolder WHERE folderId = ? AND imapUID = ?
+            """), arguments: [row.targetFolderId, placeholder])
+        try dropPlaceholder(row)
+        guard link != "leaving",
+              try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM email WHERE id = ?)"),
+                                arguments: [emailId]) == true else { return }
+        let keeper = try LostAndFound.folderId(accountId: row.accountId, db: db)
+        try execute("INSERT OR IGNORE INTO emailFolder (emailId, folderId, imapUID) VALUES (?, ?, ?)",
+            [emailId, keeper, placeholder])
     }
 
     private func dropPlaceholder(_ row: JournalChange) throws {

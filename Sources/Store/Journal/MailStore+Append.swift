@@ -8,9 +8,13 @@ extension MailStore {
     /// name. Its statements run for every file copied in, so they are cached like the
     /// ingest's. The copy is linked to a stored message only when it is the same message
     /// (`SameMessage`); in an offline account a folder that already holds these very bytes
-    /// is left as it is.
-    public func recordAppend(_ raw: [UInt8], folderId: Int64, flags: MessageFlags,
+    /// is left as it is. A server account's copy is stored with CR LF line ends
+    /// (`LineEnds`): the bytes the APPEND sends and the server will send back. An offline
+    /// account keeps the file's bytes, as an import does, so copying in a file it imported
+    /// finds it again.
+    public func recordAppend(_ file: [UInt8], folderId: Int64, flags: MessageFlags,
                              context: WriteContext, now: Date = Date()) throws -> String {
+        let raw = context.isOffline ? file : LineEnds.crlf(file)
         var prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: folderId, uid: 0, flags: flags, arrival: now))
         var added: [SearchEntry] = []
         let fileName = try writeStoringRaw { db in

@@ -4,16 +4,17 @@ import GRDB
 /// The journal as the applier (Sync) and `.status` see it: what is due, state changes
 /// through `ChangeStateMachine`, the guard's confirm/cancel, and counts.
 extension MailStore {
-    /// The next batch to apply, or when the oldest change is due (strict order per account).
+    /// The next batch to apply, or when the first waiting change is due: rows go in the
+    /// account's order, except that one waiting to be retried holds back only the rows
+    /// that depend on it (`ChangeOrder`).
     public func dueChanges(accountId: Int64, now: Date = Date()) throws -> (batch: [JournalChange], nextDue: Date?) {
         try pool.read { db in
             let rows = try JournalChange
                 .filter(Column("accountId") == accountId && Column("state") == ChangeState.pending.rawValue)
                 .order(Column("id")).limit(ChangeBatch.maximum).fetchAll(db)
-            guard let head = rows.first else { return ([], nil) }
-            guard head.notBefore <= now else { return ([], head.notBefore) }
-            let due = rows.prefix { $0.notBefore <= now }
-            return (ChangeBatch.next(Array(due)), nil)
+            let (runnable, nextDue) = ChangeOrder.runnable(rows, now: now)
+            let batch = ChangeBatch.next(runnable)
+            return (batch, batch.isEmpty ? nextDue : nil)
         }
     }
 

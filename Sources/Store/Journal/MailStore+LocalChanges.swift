@@ -45,6 +45,10 @@ extension MailStore {
     @discardableResult
     public func record(_ operation: MessageOperation, emailId: Int64, context: WriteContext) throws -> RecordOutcome {
         try pool.write { db in
+            if try LostAndFound.record(operation, emailId: emailId, db: db) {
+                _ = try Self.rethread(db, accountId: context.accountId)
+                return .recorded
+            }
             let now = Date()
             try Self.pruneDone(db, accountId: context.accountId, now: now)
             var planner = OperationPlanner(

@@ -4,12 +4,15 @@ import GRDB
 /// Sync-window retention: when `sync_window_days` shrinks, local copies of older mail go
 /// (bodies, raw bytes, cached files, index entries, thread membership); the server keeps
 /// everything. What the user still needs locally stays: flagged messages and messages
-/// with a change in the journal. (outbox/ is the send queue, not these messages.)
+/// with a change in the journal, and messages in `lost+found/`, which the server does not
+/// have (`LostAndFound`). (outbox/ is the send queue, not these messages.)
 extension MailStore {
     /// SQL: `e` is a message of account ?1 that arrived before ?2 and is not kept.
     private static let outsideWindow = """
         e.accountId = ? AND e.dateReceived < ? AND e.isStarred = 0
         AND NOT EXISTS (SELECT 1 FROM change c WHERE c.emailId = e.id AND c.state IN ('pending', 'applying', 'held'))
+        AND NOT EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
+                        WHERE f.emailId = e.id AND d.localState = 'local')
         """
 
     /// How many messages `purgeOutsideWindow` would remove.

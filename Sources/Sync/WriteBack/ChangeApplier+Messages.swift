@@ -204,15 +204,29 @@ extension ChangeApplier {
     private func applyAppend(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let targetId = row.targetFolderId, let target = try store.folder(id: targetId) else {
-            throw Refusal(reason: "the target folder no longer exists")
+            throw Refusal(reason: "the target folder no longer exists", permanent: true)
         }
-        if let uid = try await find(row, in: target, over: connection) {
+        if let uid = try await findUnlessGone(row, in: target, over: connection) {
             return .init(id: id, event: .applied, targetUID: Int64(uid))
         }
-        guard let message = try store.appendContent(changeId: id) else { throw Refusal(reason: "the message is gone") }
+        guard let message = try store.appendContent(changeId: id) else {
+            throw Refusal(reason: "the message is gone", permanent: true)
+        }
         let appended = try await connection.append(mailbox: target.imapPath, flags: AppendFlags.list(row.flag),
                                                    message: message)
         return .init(id: id, event: .applied, targetUID: appended.map { Int64($0.uid) })
+    }
+
+    /// `find`, where a mailbox the server no longer has holds nothing: the APPEND then gets
+    /// the server's own answer (`[TRYCREATE]`), which says it for good (Dovecot's EXAMINE
+    /// of a missing mailbox has no response code).
+    private func findUnlessGone(_ row: JournalChange, in folder: FolderRecord,
+                                over connection: IMAPConnection) async throws -> UInt32? {
+        do {
+            return try await find(row, in: folder, over: connection)
+        } catch let error as IMAPError where error.isMailboxGone {
+            return nil
+        }
     }
 
     /// The source and target folders of a move batch; a missing one refuses the batch.

@@ -96,9 +96,11 @@ final class ChangeApplier: Sendable {
             unreachableStreak.withLock { $0 = 0 }
             return outcomes
         } catch let error as IMAPError where !error.endsConnection {
-            return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(error.description)) } }
+            let event = RefusalPermanence.event(for: error)
+            return batch.compactMap { $0.id.map { .init(id: $0, event: event) } }
         } catch let refusal as Refusal {
-            return batch.compactMap { $0.id.map { .init(id: $0, event: .refused(refusal.reason)) } }
+            let event: ChangeStateMachine.Event = refusal.permanent ? .refusedForGood(refusal.reason) : .refused(refusal.reason)
+            return batch.compactMap { $0.id.map { .init(id: $0, event: event) } }
         } catch where store.describeStoreFailure(error) != nil {
             throw error
         } catch {
@@ -117,6 +119,8 @@ final class ChangeApplier: Sendable {
     /// A change the server cannot take as it stands (its folder is gone...).
     struct Refusal: Error {
         var reason: String
+        /// No retry can change it (a folder the store no longer has).
+        var permanent = false
     }
 
     private func report(_ decisions: [(JournalChange, ChangeStateMachine.Decision)]) {
@@ -126,7 +130,8 @@ final class ChangeApplier: Sendable {
             case .finish:
                 finished += 1
             case .revert(let reason):
-                let message = "\(row.kind.rawValue) reverted: \(reason)"
+                let message = row.kind == .append ? keptAppendMessage(row, reason: reason)
+                    : "\(row.kind.rawValue) reverted: \(reason)"
                 activity.log.record("write-back: " + message, level: .error)
                 activity.record(.changeReverted(message))
             case .update(.pending, let attempts, _, _, let error?) where attempts > 0:
@@ -136,5 +141,12 @@ final class ChangeApplier: Sendable {
             }
         }
         if finished > 0 { activity.log.record("write-back: \(finished) change(s) applied") }
+    }
+
+    /// A refused APPEND's message stays in the store (`JournalFinisher.revert`): where.
+    private func keptAppendMessage(_ row: JournalChange, reason: String) -> String {
+        let folder = row.targetFolderId.flatMap { try? store.folder(id: $0)?.path } ?? "its folder"
+        return "append to \(folder) refused: \(reason); the message is not on the server, "
+            + "kept in \(LostAndFound.path)/"
     }
 }
