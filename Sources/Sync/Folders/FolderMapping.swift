@@ -30,7 +30,8 @@ public struct RoleRules: Sendable, Equatable {
     /// localized and whose attributes are always there.
     public var byName: Bool
     /// `trash_folder`: the folder to use as Trash, by its tree path before it became
-    /// trash/ (or its decoded server name); it beats any attribute or name.
+    /// trash/ (or its decoded server name); it beats any attribute or name, and when it
+    /// names no folder the account has no Trash.
     public var trashFolder: String?
 
     public init(byName: Bool = true, trashFolder: String? = nil) {

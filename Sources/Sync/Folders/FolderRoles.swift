@@ -2,7 +2,7 @@ import MailCore
 import Store
 
 /// Which folder plays which role, by raw server name. In order of strength: `trash_folder`
-/// from the config (for Trash), a special-use attribute (RFC 6154) or the server's own
+/// from the config (for Trash; when it names no folder, no folder is the Trash), a special-use attribute (RFC 6154) or the server's own
 /// INBOX, then a well-known top-level name for a role no attribute claims (not on Gmail).
 /// Two names for one role: the more usual name wins ("Trash" over "Deleted Items"), then
 /// the first in server order; the other stays an ordinary folder.
@@ -18,12 +18,15 @@ enum FolderRoles {
                                                attributes: candidate.folder.attributes) else { continue }
             roles[candidate.folder.name] = role
         }
-        if let configuredTrash {
+        // A configured Trash that is missing is no Trash at all: mailfs does not guess
+        // another folder against the user's word, and rm is refused until it exists.
+        if rules.trashFolder != nil {
             for (name, role) in roles where role == .trash { roles[name] = nil }
-            roles[configuredTrash.folder.name] = .trash
+            if let configuredTrash { roles[configuredTrash.folder.name] = .trash }
         }
         guard rules.byName else { return roles }
-        let claimed = Set(roles.values)
+        var claimed = Set(roles.values)
+        if rules.trashFolder != nil { claimed.insert(.trash) }
         var best: [FolderType: (rank: Int, name: String)] = [:]
         for candidate in candidates where candidate.isSelectable && roles[candidate.folder.name] == nil
             && candidate.components.count == 1 {
