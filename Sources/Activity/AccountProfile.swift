@@ -23,10 +23,13 @@ public struct AccountProfile: Sendable, Equatable {
     public var cacheLimitBytes: Int64
     /// `delete_guard`: deletions beyond this many within 60 s are held (0: no guard).
     public var deleteGuard: Int
+    /// `delete_without_trash`: rm deletes for good on a server with no Trash folder.
+    public var deletesWithoutTrash: Bool
 
     public init(name: String, address: String, provider: Provider, auth: Auth, imap: String, smtp: String,
-                cacheLimitBytes: Int64 = 500 << 20, deleteGuard: Int = 100) {
+                cacheLimitBytes: Int64 = 500 << 20, deleteGuard: Int = 100, deletesWithoutTrash: Bool = false) {
         self.deleteGuard = deleteGuard
+        self.deletesWithoutTrash = deletesWithoutTrash
         self.name = name
         self.address = address
         self.provider = provider

@@ -27,6 +27,13 @@ public struct AccountSettings: Sendable, Equatable {
     public var sendRetryDelaySeconds = 30
     /// Seconds between periodic syncs of every folder (docs/REQUIREMENTS.md §C6: 5 minutes).
     public var pollIntervalSeconds = 300
+    /// `trash_folder`: the server folder rm moves messages to, by its path as the tree shows
+    /// it without a role ("Deleted Items", "Projects/Bin"); it beats a `\Trash` attribute.
+    /// Nil: the `\Trash` folder, else one with a well-known Trash name.
+    public var trashFolder: String?
+    /// `delete_without_trash`: when no Trash folder is found, rm deletes for good instead
+    /// of being refused.
+    public var deleteWithoutTrash = false
 
     public init() {}
 
@@ -50,7 +57,7 @@ extension AccountSettings {
         SettingKey("send_retry_delay_seconds", \.sendRetryDelaySeconds, .range(0...3600)),
     ]
 
-    static var keyNames: [String] { keys.map(\.name) }
+    static var keyNames: [String] { keys.map(\.name) + ["trash_folder", "delete_without_trash"] }
 
     /// These settings with every settings key present in `table` applied over them.
     func overridden(by table: TableReader) throws(ConfigError) -> AccountSettings {
@@ -60,7 +67,19 @@ extension AccountSettings {
                 result[keyPath: setting.field] = value
             }
         }
+        if let name = try table.string("trash_folder", expected: "a folder path such as \"Deleted Items\"",
+                                       isValid: Self.isFolderPath) {
+            result.trashFolder = name
+        }
+        if let deletes = try table.bool("delete_without_trash") { result.deleteWithoutTrash = deletes }
         return result
+    }
+
+    /// A tree path: "/"-separated names, none empty, "." or "..", no control characters.
+    static func isFolderPath(_ text: String) -> Bool {
+        text.utf8.count <= 1000 && ValueRules.hasNoControlCharacters(text)
+            && text.split(separator: "/", omittingEmptySubsequences: false)
+                .allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 }
 

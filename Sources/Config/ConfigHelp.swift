@@ -69,6 +69,12 @@ public enum ConfigHelp {
           retry_delay_seconds = 5   first retry after a failed connection; then 3x, 9x
           poll_interval_seconds = 300    how often every folder is synced
           send_retry_delay_seconds = 30  first retry of a failed send; then 4x, 16x
+          trash_folder = "NAME"     the server folder rm moves mail to, as the tree
+                                    shows it ("Deleted Items"); default: the folder
+                                    the server marks \\Trash, else one named like a
+                                    Trash (Trash, Deleted Items, Papierkorb...)
+          delete_without_trash = false   true: with no Trash found, rm deletes for
+                                    good; false: such an rm is refused (EPERM)
 
         [accounts.NAME]  (NAME is the account's directory: letters, digits,
                           - _ . ; not starting with '.', not "inbox" or "search")

@@ -28,7 +28,8 @@ struct FolderMappingTests {
 
     @Test("modified UTF-7 names are decoded and names the tree reserves are suffixed")
     func names() {
-        let mapped = FolderMapping.map([folder("Entw&APw-rfe"), folder("threads"), folder("a/b/c")])
+        let mapped = FolderMapping.map([folder("Entw&APw-rfe"), folder("threads"), folder("a/b/c")],
+                                       rules: RoleRules(byName: false))
         let paths = Set(mapped.map(\.path))
         #expect(paths == ["Entwürfe", "threads (folder)", "a/b/c"])
     }

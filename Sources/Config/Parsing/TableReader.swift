@@ -56,6 +56,12 @@ struct TableReader {
         return integer
     }
 
+    func bool(_ name: String) throws(ConfigError) -> Bool? {
+        guard let value = table[name] else { return nil }
+        guard let bool = value.bool else { throw wrongType(name, value, expected: "true or false") }
+        return bool
+    }
+
     /// One of the words of a string enum (`auth = "plain"`).
     func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, as _: Choice.Type)
         throws(ConfigError) -> Choice? where Choice.RawValue == String {

@@ -67,7 +67,16 @@ extension MailTree {
     private func recordMessage(_ operation: MessageOperation, emailId: Int64, accountId: Int64,
                                name: String) throws(FSError) {
         let context = try writeContext(accountId)
-        let outcome = try journalCall { try store.record(operation, emailId: emailId, context: context) }
+        let outcome = try journalCall {
+            do {
+                return try store.record(operation, emailId: emailId, context: context)
+            } catch LocalChangeError.noTrash {
+                activityLog(accountId, "rm \(name) refused: the server shows no Trash folder (no \\Trash "
+                            + "attribute, no folder named like one), so it would be deleted for good; set "
+                            + "trash_folder = \"NAME\" or delete_without_trash = true in the config", level: .warning)
+                throw LocalChangeError.noTrash
+            }
+        }
         if outcome != .recorded,
            heldDeletionReports.noteHeld(accountId: accountId, trippedGuard: outcome == .trippedGuard),
            let held = try? store.heldDeletions(accountId: accountId) {
@@ -182,7 +191,7 @@ extension MailTree {
         let profile = accounts.activity(for: account).profile
         let hasServer = !account.isOffline && writeBackService.withLock { $0 } != nil
         return WriteContext(accountId: accountId, isOffline: !hasServer, isGmail: profile.provider == .gmail,
-                            deleteGuard: profile.deleteGuard)
+                            deleteGuard: profile.deleteGuard, deletesWithoutTrash: profile.deletesWithoutTrash)
     }
 
     /// Runs a journal write; the store's refusals become errno.

@@ -13,6 +13,7 @@ public struct Capability: Hashable, Sendable, CustomStringConvertible {
     public static let esearch = Capability("ESEARCH")
     public static let idle = Capability("IDLE")
     public static let move = Capability("MOVE")
+    public static let namespace = Capability("NAMESPACE")
     public static let saslInitialResponse = Capability("SASL-IR")
     public static let specialUse = Capability("SPECIAL-USE")
     public static let uidPlus = Capability("UIDPLUS")

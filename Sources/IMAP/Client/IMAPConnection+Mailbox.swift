@@ -15,6 +15,31 @@ extension IMAPConnection {
         }
     }
 
+    /// The hierarchy delimiter from a plain `LIST "" ""` (RFC 3501 §6.3.8). Plain: Cyrus
+    /// answers the same request with `RETURN (SPECIAL-USE)` with no LIST line at all. Nil
+    /// when the server sent none or NIL (a flat namespace).
+    public func hierarchyDelimiter() async throws(IMAPError) -> Character? {
+        let result = try await execute("LIST", claims: { if case .list = $0 { true } else { false } }) { command in
+            command.raw("LIST")
+            command.string("")
+            command.string("")
+        }
+        return result.untagged.lazy.compactMap { response -> Character? in
+            if case .list(let entry) = response { entry.delimiter } else { nil }
+        }.first
+    }
+
+    /// NAMESPACE (RFC 2342); nil when the server does not offer it or sent no answer.
+    public func namespace() async throws(IMAPError) -> NamespaceResponse? {
+        guard supports(.namespace) else { return nil }
+        let result = try await execute("NAMESPACE", claims: { if case .namespace = $0 { true } else { false } }) {
+            $0.raw("NAMESPACE")
+        }
+        return result.untagged.lazy.compactMap { response -> NamespaceResponse? in
+            if case .namespace(let namespaces) = response { namespaces } else { nil }
+        }.first
+    }
+
     /// SELECT a mailbox by its raw name, with `(CONDSTORE)` when the server offers it so
     /// HIGHESTMODSEQ is reported. A failed SELECT leaves no mailbox selected.
     public func select(_ mailbox: String) async throws(IMAPError) -> SelectedMailbox {

@@ -33,8 +33,10 @@ public enum UntaggedResponse: Sendable, Equatable {
     case vanished(earlier: Bool, uids: UIDSet)
     /// `* ENABLED CONDSTORE`, upper-cased.
     case enabled([String])
+    /// `* NAMESPACE (("INBOX." ".")) NIL NIL` (RFC 2342).
+    case namespace(NamespaceResponse)
     /// Any other untagged response: the keyword upper-cased and the rest of the line
-    /// raw (literals embedded as received), e.g. `NAMESPACE`, `ID`, `QUOTA`.
+    /// raw (literals embedded as received), e.g. `ID`, `QUOTA`.
     case other(keyword: String, text: String)
 }
 

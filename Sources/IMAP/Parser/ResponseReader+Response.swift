@@ -54,6 +54,7 @@ extension ResponseReader {
         case "ESEARCH": return .esearch(try readESearch())
         case "STATUS": return try readStatus()
         case "VANISHED": return try readVanished()
+        case "NAMESPACE": return .namespace(try readNamespace())
         default:
             skipSpaces()
             return .other(keyword: keyword, text: readRest())

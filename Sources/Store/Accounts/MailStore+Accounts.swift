@@ -86,9 +86,14 @@ extension MailStore {
             .fetchOne(db) {
             return inFlux
         }
-        if var existing = try FolderRecord
+        let atPath = try FolderRecord
             .filter(Column("accountId") == folder.accountId && Column("path") == folder.path)
-            .fetchOne(db) {
+            .fetchOne(db)
+        let sameServerFolder = atPath?.imapPath == folder.imapPath ? atPath : try FolderRecord
+            .filter(Column("accountId") == folder.accountId && Column("imapPath") == folder.imapPath)
+            .fetchOne(db)
+        if let known = sameServerFolder { return try follow(known, to: folder, displacing: atPath, db: db) }
+        if var existing = atPath {
             if folder.isSelectable && !existing.isSelectable {
                 existing.isSelectable = true
                 existing.imapPath = folder.imapPath
@@ -100,6 +105,26 @@ extension MailStore {
         var inserted = folder
         try inserted.insert(db)
         return inserted
+    }
+
+    /// A server folder the store knows takes the path and role discovery gives it now (a
+    /// role found by its name, a namespace prefix no longer shown), keeping its messages
+    /// and sync state. The path may be held only by a directory that exists for a child's
+    /// sake, which gives way; any other holder keeps it until the next discovery.
+    private static func follow(_ known: FolderRecord, to folder: FolderRecord, displacing holder: FolderRecord?,
+                               db: Database) throws -> FolderRecord {
+        var moved = known
+        if known.path != folder.path {
+            if let holder, holder.id != known.id {
+                guard holder.imapPath.hasPrefix(hierarchyMarker), holder.localState == nil else { return known }
+                _ = try holder.delete(db)
+            }
+            moved.path = folder.path
+        }
+        moved.type = folder.type
+        if folder.isSelectable { moved.isSelectable = true }
+        if moved != known { try moved.update(db) }
+        return moved
     }
 
     /// A folder and the number of subfolders the tree shows directly in it (its link count

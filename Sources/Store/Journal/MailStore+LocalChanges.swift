@@ -7,6 +7,9 @@ public enum LocalChangeError: Error, Equatable, Sendable {
     case notFound
     /// The operation makes no sense here (e.g. an archived message that is in a folder).
     case notPermitted
+    /// rm outside trash/ and spam/ on an account with no Trash folder, where deleting for
+    /// good was not asked for (`delete_without_trash`).
+    case noTrash
 }
 
 /// The tree's write side (docs/REQUIREMENTS.md §C4): every user change is applied to the store at

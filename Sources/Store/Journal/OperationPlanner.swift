@@ -17,13 +17,19 @@ struct OperationPlanner {
         }
     }
 
-    /// To Trash; for good in trash/ or spam/ or when there is no Trash. Gmail: moving to
-    /// Trash drops every label, so every other folder loses the message too.
+    /// To Trash; for good in trash/ or spam/. With no Trash, for good only where the user
+    /// said so (`delete_without_trash`) or there is no server (an imported copy); otherwise
+    /// refused: a server whose Trash mailfs cannot find must not lose mail to an rm.
+    /// Gmail: moving to Trash drops every label, so every other folder loses the message too.
     private mutating func remove(from folderId: Int64) throws {
         let folders = try writer.visibleFolders(emailId: emailId)
         guard let source = folders.first(where: { $0.id == folderId }) else { throw LocalChangeError.notFound }
         let trash = try writer.folder(ofType: .trash)
-        if source.type == "trash" || source.type == "spam" || trash?.id == nil {
+        let isFinal = source.type == "trash" || source.type == "spam"
+        if trash?.id == nil && !isFinal && !writer.context.deletesWithoutTrash && !writer.context.isOffline {
+            throw LocalChangeError.noTrash
+        }
+        if isFinal || trash?.id == nil {
             try expunge(from: folderId, deletion: true)
             if folders.count == 1 {
                 try writer.db.execute(sql: "UPDATE email SET isDeleted = 1 WHERE id = ?", arguments: [emailId])

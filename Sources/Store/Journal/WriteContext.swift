@@ -7,18 +7,23 @@ public struct WriteContext: Sendable, Equatable {
     public var isGmail: Bool
     /// Deletions beyond this many within 60 s are held; 0 turns the guard off.
     public var deleteGuard: Int
+    /// `delete_without_trash`: rm deletes for good when the account has no Trash folder,
+    /// instead of being refused.
+    public var deletesWithoutTrash: Bool
 
-    public init(accountId: Int64, isOffline: Bool, isGmail: Bool, deleteGuard: Int) {
+    public init(accountId: Int64, isOffline: Bool, isGmail: Bool, deleteGuard: Int, deletesWithoutTrash: Bool = false) {
         self.accountId = accountId
         self.isOffline = isOffline
         self.isGmail = isGmail
         self.deleteGuard = deleteGuard
+        self.deletesWithoutTrash = deletesWithoutTrash
     }
 }
 
 /// The message operations of the tree (docs/REQUIREMENTS.md §C4), as the journal records them.
 public enum MessageOperation: Sendable, Equatable {
-    /// `rm` in a folder: to Trash; in trash/ or spam/ (or without a Trash): for good.
+    /// `rm` in a folder: to Trash; in trash/ or spam/: for good; without a Trash: refused
+    /// (`LocalChangeError.noTrash`) unless the context allows deleting for good.
     case remove(fromFolder: Int64)
     /// `rm` in archive/.
     case removeArchived

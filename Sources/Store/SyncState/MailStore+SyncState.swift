@@ -285,8 +285,19 @@ extension MailStore {
         try pool.write { db in
             let folders = try FolderRecord.filter(Column("accountId") == accountId).fetchAll(db)
             // A folder with a local operation in flight is the journal's until it is applied.
+            var removed = Set<Int64>()
             for folder in folders where folder.isSelectable && folder.localState == nil && !keep.contains(folder.imapPath) {
                 _ = try folder.delete(db)
+                if let id = folder.id { removed.insert(id) }
+            }
+            // A directory that stood only for folders below it goes with the last of them
+            // (deepest first, so a chain of them goes in one pass).
+            var remaining = folders.filter { !removed.contains($0.id ?? -1) }
+            let markers = remaining.filter { $0.imapPath.hasPrefix(Self.hierarchyMarker) && $0.localState == nil }
+            for marker in markers.sorted(by: { $0.path.count > $1.path.count })
+            where !remaining.contains(where: { $0.path.hasPrefix(marker.path + "/") }) {
+                _ = try marker.delete(db)
+                remaining.removeAll { $0.id == marker.id }
             }
         }
     }

@@ -10,6 +10,7 @@ extension AccountProfile {
                   auth: account.auth == .xoauth2 ? .xoauth2 : .plain,
                   imap: account.imap.description, smtp: account.smtp?.description ?? "none",
                   cacheLimitBytes: Int64(account.settings.cacheLimitBytes),
-                  deleteGuard: account.settings.deleteGuard)
+                  deleteGuard: account.settings.deleteGuard,
+                  deletesWithoutTrash: account.settings.deleteWithoutTrash)
     }
 }

@@ -152,14 +152,20 @@ extension AccountSynchronizer {
             }, logger: logger)
     }
 
-    /// LIST (with SPECIAL-USE), mapped per FR-SYNC-01, mirrored into the store.
+    /// LIST (with SPECIAL-USE) and the namespace, mapped per FR-SYNC-01, mirrored into the store.
     private func discoverFolders(over connection: IMAPConnection, accountId: Int64) async throws -> [FolderRecord] {
         let listed = try await connection.list()
+        let namespace = try await NamespaceReader.read(over: connection, listed: listed)
         let server = listed.map { entry in
             ServerFolder(name: entry.name, delimiter: entry.delimiter,
                          attributes: Set(entry.attributes.map { $0.lowercased() }))
         }
-        let mapped = FolderMapping.map(server)
+        let rules = RoleRules(byName: account.provider != .gmail, trashFolder: account.settings.trashFolder)
+        let mapped = FolderMapping.map(server, namespace: namespace, rules: rules)
+        if let trashFolder = rules.trashFolder, !mapped.contains(where: { $0.type == .trash }) {
+            activity.log.record("trash_folder \"\(trashFolder)\": no such folder on the server; rm is refused "
+                                + "until it exists", level: .warning)
+        }
         var records: [FolderRecord] = []
         for folder in mapped {
             let record = try store.ensureFolder(accountId: accountId, path: folder.path,

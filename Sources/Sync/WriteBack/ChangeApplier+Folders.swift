@@ -4,17 +4,19 @@ import MailCore
 import Store
 
 /// CREATE, RENAME and DELETE. A folder's server name is built when the change is applied,
-/// from its tree path and the server's hierarchy delimiter; an existing parent keeps its
-/// server name (`INBOX.Projects` stays the parent of `INBOX.Projects.2026`).
+/// from its tree path and the account's namespace (`FolderServerName`); an existing parent
+/// keeps its server name (`INBOX.Projects` stays the parent of `INBOX.Projects.2026`).
 extension ChangeApplier {
     func applyFolderName(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let folderId = row.folderId, let folder = try store.folder(id: folderId) else {
             return .init(id: id, event: .applied, gone: true)
         }
-        let delimiter = try await hierarchyDelimiter(over: connection)
-        let name = try serverName(forPath: folder.path, delimiter: delimiter)
-        let existing = Set(try await connection.list().map(\.name))
+        let listed = try await connection.list()
+        let namespace = try await NamespaceReader.read(over: connection, listed: listed)
+        let name = try serverName(forPath: folder.path, namespace: namespace)
+        let delimiter = String(namespace.delimiter ?? "/")
+        let existing = Set(listed.map(\.name))
         if row.kind == .createFolder || folder.imapPath.hasPrefix("mailfs-creating:") {
             if !existing.contains(name) { try await connection.create(name) }
         } else if folder.imapPath != name, !(existing.contains(name) && !existing.contains(folder.imapPath)) {
@@ -38,27 +40,12 @@ extension ChangeApplier {
         return .init(id: id, event: .applied)
     }
 
-    /// The server's delimiter (LIST "" ""); "/" for a flat namespace.
-    private func hierarchyDelimiter(over connection: IMAPConnection) async throws -> String {
-        let root = try await connection.list(reference: "", pattern: "")
-        return root.first?.delimiter.map(String.init) ?? "/"
-    }
-
-    /// The server name for a tree path: under the nearest parent that has a server name,
-    /// each remaining component in modified UTF-7.
-    private func serverName(forPath path: String, delimiter: String) throws -> String {
-        var components = path.split(separator: "/").map(String.init)
-        guard let last = components.popLast() else { throw Refusal(reason: "empty folder name") }
+    private func serverName(forPath path: String, namespace: AccountNamespace) throws -> String {
         guard let accountId = try store.account(named: account.name)?.id else { throw Refusal(reason: "no account") }
-        let folders = try store.folders(accountId: accountId)
-        var suffix = [last]
-        while !components.isEmpty {
-            let parentPath = components.joined(separator: "/")
-            if let parent = folders.first(where: { $0.path == parentPath }), !parent.imapPath.hasPrefix("mailfs-") {
-                return ([parent.imapPath] + suffix.map(ModifiedUTF7.encode)).joined(separator: delimiter)
-            }
-            suffix.insert(components.removeLast(), at: 0)
+        let folders = try store.folders(accountId: accountId).map { (path: $0.path, imapPath: $0.imapPath) }
+        guard let name = FolderServerName.name(forPath: path, folders: folders, namespace: namespace) else {
+            throw Refusal(reason: "empty folder name")
         }
-        return suffix.map(ModifiedUTF7.encode).joined(separator: delimiter)
+        return name
     }
 }

@@ -28,7 +28,7 @@ struct MailboxResponseTests {
         ("* VANISHED (EARLIER) 41,43:116,118,120:211,214:540\n",
          .vanished(earlier: true, uids: UIDSet("41,43:116,118,120:211,214:540") ?? UIDSet())),
         ("* VANISHED 405\n", .vanished(earlier: false, uids: UIDSet([405...405]))),
-        ("* NAMESPACE ((\"\" \"/\")) NIL NIL\n", .other(keyword: "NAMESPACE", text: "((\"\" \"/\")) NIL NIL")),
+        ("* NAMESPACE ((\"\" \"/\")) NIL NIL\n", .namespace(NamespaceResponse(personal: [.init(prefix: "", delimiter: "/")]))),
         ("* ID (\"name\" \"Dovecot\")\n", .other(keyword: "ID", text: "(\"name\" \"Dovecot\")")),
         ("* 3 XFOO bar\n", .other(keyword: "XFOO", text: "bar")),
         ("* QUOTA \"\" (STORAGE 10 512)\n", .other(keyword: "QUOTA", text: "\"\" (STORAGE 10 512)")),

@@ -13,7 +13,8 @@ struct ParserFuzzTests {
         "* 1 FETCH (UID 1 UID 2 UID 3)\n", "* 4294967296 FETCH (UID 1)\n", "* 1 FETCH (BODY[\n", "* 1 FETCH (BODY[] {5}\n",
         "* 1 FETCH ((((((((((\n", "* 1 FETCH (FLAGS \n", "* 1 FETCH (ENVELOPE (\n", "* 1 FETCH (BODYSTRUCTURE)\n",
         "* 1 FETCH (X-GM-LABELS (\"\n", "* LIST (\\\n", "* LIST () \"\n", "* STATUS\n", "* SEARCH (\n", "* ESEARCH (\n",
-        "* VANISHED (\n", "+ {5}\n", "*\n", "* \n", "A1 OK [\n", "A1 OK []\n", "A1 OK [ ] x\n", "\"\n", "{5}\n", "~{\n",
+        "* VANISHED (\n", "* NAMESPACE\n", "* NAMESPACE ((\n",
+        "* NAMESPACE ((\"\" \"/\" \"X\" (\n", "* NAMESPACE ((\"INBOX.\" {1}\n", "+ {5}\n", "*\n", "* \n", "A1 OK [\n", "A1 OK []\n", "A1 OK [ ] x\n", "\"\n", "{5}\n", "~{\n",
     ]
 
     @Test("hostile lines give a response or an error, never a trap", arguments: hostile)
@@ -41,7 +42,17 @@ struct ParserFuzzTests {
     static let seeds: [[UInt8]] = [
         DovecotTranscript.greetingAndLogin, DovecotTranscript.listSpecialUse, DovecotTranscript.select,
         DovecotTranscript.fetchStructure, DovecotTranscript.fetchBodies, GmailTranscript.session,
+        Self.namespaces,
     ].map(wire)
+
+    /// Courier's, Cyrus's and RFC 2342's NAMESPACE answers, extensions included.
+    static let namespaces = """
+        * NAMESPACE (("INBOX." ".")) NIL (("#shared." "."))
+        * NAMESPACE (("" "/")) (("Other Users/" "/")) (("Shared Folders/" "/"))
+        * NAMESPACE (("" "/")("#mh/" "/" "X-PARAM" ("FLAG1" "FLAG2"))) NIL NIL
+        A1 OK NAMESPACE completed
+
+        """
 
     @Test("10,000 seeded mutations of the transcripts: no trap, bounded time", arguments: [
         ParserLimits(), ParserLimits(maxLiteralSize: 64, maxLineLength: 256, maxResponseSize: 4096, maxNestingDepth: 4, maxListItems: 8),
