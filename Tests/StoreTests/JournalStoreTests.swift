@@ -57,6 +57,24 @@ struct JournalStoreTests {
         #expect(try account.temp.store.hasPendingChange(emailId: ids[0]))
     }
 
+    @Test("Gmail: archive journals a copy to All Mail before the label goes (FR-SYNC-10), never a bare expunge; a refusal brings the message back")
+    func gmailArchiveCopiesToAllMail() throws {
+        var account = try Account()
+        account.context = WriteContext(accountId: account.id, isOffline: false, isGmail: true, deleteGuard: 100)
+        let emails = try account.fill(1)
+        try account.temp.store.record(.archive(fromFolder: account.inbox), emailId: emails[0], context: account.context)
+        #expect(try account.names(account.inbox).isEmpty)
+        let (batch, _) = try account.temp.store.dueChanges(accountId: account.id)
+        #expect(batch.map(\.kind) == [.archiveToAll])
+        #expect(batch.first?.uid == 1 && batch.first?.folderId == account.inbox && batch.first?.isDeletion == false)
+        let ids = batch.compactMap(\.id)
+        try account.temp.store.transition(ids.map { .init(id: $0, event: .claim) }, machine: account.machine())
+        try account.temp.store.transition(ids.map { .init(id: $0, event: .refusedForGood("no All Mail")) },
+                                          machine: account.machine())
+        #expect(try account.temp.store.journalCounts(accountId: account.id).pending == 0)
+        #expect(try account.names(account.inbox).count == 1, "the message is back in INBOX, where the server still has it")
+    }
+
     @Test("applied: the source association goes and the arrival takes the server's UID; the sync then knows it")
     func finishMove() throws {
         let account = try Account()

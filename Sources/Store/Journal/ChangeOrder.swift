@@ -73,7 +73,7 @@ extension ChangeKind {
     var isFolderOperation: Bool {
         switch self {
         case .createFolder, .renameFolder, .deleteFolder: return true
-        case .flag, .move, .expunge, .copyFromAll, .append: return false
+        case .flag, .move, .expunge, .copyFromAll, .archiveToAll, .append: return false
         }
     }
 }

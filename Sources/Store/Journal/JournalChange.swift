@@ -12,6 +12,10 @@ public enum ChangeKind: String, Codable, Sendable {
     case expunge
     /// Gmail: find the message in All Mail by Message-ID and COPY it to `targetFolderId`.
     case copyFromAll
+    /// Gmail archive (FR-SYNC-10): UID COPY of `folderId`/`uid` to All Mail, then STORE
+    /// \Deleted + UID EXPUNGE in `folderId`: the label goes, the message stays in All Mail
+    /// whatever the account's setting for mail expunged from its last visible folder.
+    case archiveToAll
     /// APPEND `raw` to `targetFolderId`.
     case append
     case createFolder
@@ -92,7 +96,7 @@ public struct JournalChange: Codable, Sendable, Equatable, FetchableRecord, Muta
     public var batchKey: String? {
         switch kind {
         case .flag: return "flag/\(flag ?? "")/\(value == true)"
-        case .move, .expunge, .copyFromAll:
+        case .move, .expunge, .copyFromAll, .archiveToAll:
             return "\(kind.rawValue)/\(folderId ?? 0)/\(targetFolderId ?? 0)"
         case .append, .createFolder, .deleteFolder, .renameFolder:
             return nil

@@ -21,7 +21,7 @@ struct JournalFinisher {
         switch row.kind {
         case .flag:
             break
-        case .move, .expunge, .copyFromAll, .append:
+        case .move, .expunge, .copyFromAll, .archiveToAll, .append:
             try dropLeaving(row)
             if result.gone { try dropPlaceholder(row) } else { try numberArrival(row, uid: result.targetUID) }
             try purgeIfDeleted(row.emailId)
@@ -61,7 +61,7 @@ struct JournalFinisher {
                let previous = row.previousValue {
                 try MailStore.setFlag(flag, to: previous, emailId: emailId, db: db)
             }
-        case .move, .expunge, .copyFromAll:
+        case .move, .expunge, .copyFromAll, .archiveToAll:
             try execute("UPDATE emailFolder SET pending = NULL WHERE \(Self.association) AND pending = 'leaving'",
                 Self.associationArguments(row))
             try dropPlaceholder(row)

@@ -85,10 +85,13 @@ struct OperationPlanner {
         if let target { try writer.arrive(emailId: emailId, folderId: target, row: &row) }
     }
 
-    /// Gmail: out of this label only (the message stays in All Mail). Elsewhere: into the
-    /// \Archive folder, created first when the account has none.
+    /// Gmail: out of this label only, copied to All Mail first so that it stays there
+    /// (FR-SYNC-10). Elsewhere: into the \Archive folder, created first when the account has none.
     private mutating func archive(from folderId: Int64) throws {
-        if writer.context.isGmail { return try expunge(from: folderId, deletion: false) }
+        if writer.context.isGmail {
+            guard let uid = try writer.leave(emailId: emailId, folderId: folderId) else { throw LocalChangeError.notFound }
+            return try insertRow(.archiveToAll, from: folderId, uid: uid, to: nil, deletion: false)
+        }
         let archiveId = try writer.folder(ofType: .archive)?.id ?? createArchiveFolder()
         try move(from: folderId, to: archiveId, deletion: false)
     }

@@ -15,6 +15,7 @@ extension ChangeApplier {
         case .move: return try await applyMoves(batch, over: connection)
         case .expunge: return try await applyExpunges(batch, over: connection)
         case .copyFromAll: return try await applyCopiesFromAll(batch, over: connection)
+        case .archiveToAll: return try await applyArchives(batch, over: connection)
         case .append: return [try await applyAppend(head, over: connection)]
         case .createFolder, .renameFolder: return [try await applyFolderName(head, over: connection)]
         case .deleteFolder: return [try await applyFolderDeletion(head, over: connection)]
@@ -176,16 +177,52 @@ extension ChangeApplier {
         }
     }
 
+    /// Gmail archive (FR-SYNC-10): the messages are copied to All Mail before they leave
+    /// their label, so none depends on the account's setting for mail expunged from its
+    /// last visible folder ("archive", "move to Trash" or "delete forever"), nor on All Mail
+    /// holding only what some folder holds. A server without All Mail refuses the batch
+    /// before anything is expunged; a COPY refused leaves every message where it was. A
+    /// replay after a crash between COPY and EXPUNGE does not copy a message All Mail has.
+    private func applyArchives(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+        guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
+            return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
+        }
+        let allMail = try await allMailName(over: connection)
+        var copied = Set<Int64>()
+        if batch.contains(where: \.interrupted) {
+            _ = try await connection.examine(allMail)
+            for row in batch where row.interrupted {
+                if let id = row.id, try await searchMessage(row, over: connection) != nil { copied.insert(id) }
+            }
+        }
+        var batch = batch
+        let present = try await presentUIDs(&batch, in: source, over: connection)
+        let toCopy = batch.filter { row in
+            present.contains(UInt32(clamping: row.uid ?? 0)) && !copied.contains(row.id ?? -1)
+        }.compactMap { $0.uid.map { UInt32(clamping: $0) } }
+        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: toCopy)) {
+            _ = try await connection.uidCopy(chunk, to: allMail)
+        }
+        Failpoint.hit("writeback-after-archive-copy")
+        if !present.isEmpty { try await removeFromSelected(Array(present), over: connection) }
+        return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
+    }
+
+    /// The server name of Gmail's All Mail (`\All`, RFC 6154; its name is localized).
+    private func allMailName(over connection: IMAPConnection) async throws -> String {
+        guard let all = try await connection.list().first(where: { $0.attributes.contains("\\all") }) else {
+            throw Refusal(reason: "the server has no All Mail (\\All) folder; archiving would delete the message")
+        }
+        return all.name
+    }
+
     /// Gmail: the message is found in All Mail (by Message-ID, confirmed by size and
     /// header) and copied to the target.
     private func applyCopiesFromAll(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
         guard let targetId = batch.first?.targetFolderId, let target = try store.folder(id: targetId) else {
             throw Refusal(reason: "the target folder no longer exists")
         }
-        guard let all = try await connection.list().first(where: { $0.attributes.contains("\\all") }) else {
-            throw Refusal(reason: "the server has no All Mail (\\All) folder")
-        }
-        _ = try await connection.select(all.name)
+        _ = try await connection.select(try await allMailName(over: connection))
         var outcomes: [MailStore.ChangeOutcome] = []
         for row in batch {
             guard let id = row.id else { continue }
