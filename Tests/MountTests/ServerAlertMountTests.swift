@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// RFC 3501 §7.1: the text of an `[ALERT]` MUST be shown to the user. Cyrus sends the
+/// contents of `{configdirectory}/msg/motd` as `* OK [ALERT] …` after every login, as a
+/// host announcing maintenance would.
+@Suite("Server alerts", .serialized)
+struct ServerAlertMountTests {
+    @Test("Cyrus's message of the day reaches .status (server_alert) and .log once, made printable")
+    func cyrusAlert() async throws {
+        try await SharedServers.shared {
+            let kind = ServerKind(name: "cyrus")
+            try await kind.requireStarted()
+            let notice = "Maintenance tonight at 22:00 \(UUID().uuidString.prefix(8))"
+            let motd = URL(fileURLWithPath: try SyncedMountTests.env("STATE_DIR"))
+                .appendingPathComponent("cyrus/config/msg/motd")
+            try FileManager.default.createDirectory(at: motd.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "\(notice)\u{7}\n".write(to: motd, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: motd) }
+
+            let mount = try MountedMailfs.configured([ServerAccount(user: "alice", kind: kind)])
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"), "\(mount.text("alice/.status"))")
+            try await expect(Poll.until(seconds: 20) { mount.status("server_alert", of: "alice") == notice },
+                             orExplain: { "server_alert: \(mount.status("server_alert", of: "alice") ?? "(no key)")" })
+            let logged = mount.text("alice/.log").split(separator: "\n").filter { $0.contains("server alert: \(notice)") }
+            #expect(logged.count == 1, "one .log line however many connections logged in: \(logged)")
+        }
+    }
+}
