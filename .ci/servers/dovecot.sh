@@ -7,15 +7,35 @@
 #   nomove      IMAPS (CA-signed) whose CAPABILITY lacks MOVE (RFC 6851) but has UIDPLUS, and
 #               that records every session (what each client sent: ~/rawlog-nomove/*.in)
 # Needs STATE, MAIL_USER, CERTS and the PORT_* variables of start.sh.
+#
+# Two Gmail-like users: gmail, whose "[Gmail]/All Mail" is a plain folder (a test copies into
+# it what it wants there), and gmailv, whose All Mail is what Gmail's is, a view over every
+# folder but Trash and Spam (Dovecot's virtual plugin): a message lives only while some folder
+# holds it. gmailv lives in these instances, not in one of its own: everything it needs (the
+# plugin, two namespaces) is switched on for it alone by its userdb fields, so the other users'
+# LIST and NAMESPACE stay as they were (selftest.py checks both).
 
 DOVECOT_INSTANCES=(main selfsigned plain nomove)
 GENERIC_FOLDERS=(Sent Drafts Trash Junk Archive)
 GMAIL_FOLDERS=("[Gmail]/All Mail" "[Gmail]/Important" "[Gmail]/Sent Mail" "[Gmail]/Drafts"
     "[Gmail]/Trash" "[Gmail]/Spam" "[Gmail]/Starred")
+# gmailv's real folders: All Mail is the virtual mailbox, not one of them.
+GMAILV_FOLDERS=("${GMAIL_FOLDERS[@]:1}")
+# Where gmailv's All Mail saves what is copied or appended into it (Gmail: a message with no
+# label): a mailbox of a namespace that neither LIST "" "*" nor NAMESPACE shows, so no client
+# syncs it as a folder of its own. All Mail shows it, like every other folder.
+GMAILV_STORE="AllMailStore/Archived"
+
+# The userdb fields (passwd-file's 8th column) that make a user gmailv-like: the virtual plugin
+# (userdb replaces mail_plugins; no instance sets any) and the two namespaces that are
+# disabled for everyone else.
+GMAILV_USERDB_FIELDS="userdb_mail_plugins=virtual userdb_namespace/allmail/disabled=no userdb_namespace/allmailstore/disabled=no"
 
 # Special-use by folder name. A name only matters for users who have that folder: start.sh
-# creates the generic folders for alice, bob and carol and the [Gmail]/ ones for gmail, so
-# each user sees one layout.
+# creates the generic folders for alice, bob and carol and the [Gmail]/ ones for gmail and
+# gmailv, so each user sees one layout. gmailv's "[Gmail]/All Mail" is the root of namespace
+# allmail, yet gets its \All from here: Dovecot 2.3 looks a LIST entry's special-use up in
+# the first namespace (prefix ""), by full name; one in namespace allmail itself is ignored.
 dovecot_special_use_blocks() {
     local name use
     while read -r use name; do
@@ -63,6 +83,29 @@ namespace inbox {
   inbox = yes
   separator = /
 $(dovecot_special_use_blocks)
+}
+# gmailv's All Mail (enabled by GMAILV_USERDB_FIELDS). A namespace whose prefix is
+# "[Gmail]/All Mail/" makes "[Gmail]/All Mail" itself its root mailbox: the virtual mailbox of
+# ~/virtual/dovecot-virtual, beside the real [Gmail]/ folders of the inbox namespace. hidden:
+# NAMESPACE shows only "" (as Gmail's does); list = yes: LIST shows the root as a mailbox.
+namespace allmail {
+  disabled = yes
+  prefix = [Gmail]/All Mail/
+  separator = /
+  location = virtual:~/virtual
+  hidden = yes
+  list = yes
+  subscriptions = no
+}
+# Where gmailv's All Mail saves (GMAILV_STORE): invisible to LIST "" "*" and NAMESPACE.
+namespace allmailstore {
+  disabled = yes
+  prefix = AllMailStore/
+  separator = /
+  location = maildir:~/AllMailStore
+  hidden = yes
+  list = no
+  subscriptions = no
 }
 ssl_min_protocol = TLSv1.2
 # Tests try wrong passwords on purpose: refuse within 0.5 s (Dovecot's failure timer tick, not
@@ -156,19 +199,52 @@ protocol imap {
 CONF
 }
 
-# $1 user name: the user's Maildir with the folders of its layout.
-dovecot_make_maildir() {
-    local user="$1" folders folder
-    if [ "$user" = gmail ]; then folders=("${GMAIL_FOLDERS[@]}"); else folders=("${GENERIC_FOLDERS[@]}"); fi
-    local root="$STATE/mail/$user/Maildir"
-    mkdir -p "$root"/{cur,new,tmp} "$STATE/mail/$user/rawlog-nomove"
-    for folder in "${folders[@]}"; do
+# $1 Maildir root, $2... folder names: the folders, as Maildir++ subdirectories.
+dovecot_make_folders() {
+    local root="$1" folder dir
+    shift
+    mkdir -p "$root"/{cur,new,tmp}
+    for folder in "$@"; do
         # Maildir++ stores "[Gmail]/All Mail" as the directory ".[Gmail].All Mail".
-        local dir="$root/.${folder//\//.}"
+        dir="$root/.${folder//\//.}"
         mkdir -p "$dir"/{cur,new,tmp}
         touch "$dir/maildirfolder"
     done
-    chown -R "$MAIL_USER:$MAIL_USER" "$STATE/mail/$user"
+}
+
+# gmailv's All Mail: every message of every folder but Trash and Spam, and of the store, which
+# is also where a COPY or APPEND into All Mail saves ("!"). "*" matches only listed mailboxes
+# (so not the store, hence its own line); a folder created later is in it from the next SELECT.
+dovecot_gmailv_virtual() {
+    cat <<VIRTUAL
+!$GMAILV_STORE
+*
+-[Gmail]/Trash
+-[Gmail]/Spam
+  all
+VIRTUAL
+}
+
+# $1 user name: the user's Maildir with the folders of its layout.
+dovecot_make_maildir() {
+    local user="$1" home="$STATE/mail/$1"
+    mkdir -p "$home/rawlog-nomove"
+    case "$user" in
+        gmail) dovecot_make_folders "$home/Maildir" "${GMAIL_FOLDERS[@]}" ;;
+        gmailv) dovecot_make_folders "$home/Maildir" "${GMAILV_FOLDERS[@]}"
+            dovecot_make_folders "$home/AllMailStore" "${GMAILV_STORE#AllMailStore/}"
+            mkdir -p "$home/virtual"
+            dovecot_gmailv_virtual >"$home/virtual/dovecot-virtual" ;;
+        *) dovecot_make_folders "$home/Maildir" "${GENERIC_FOLDERS[@]}" ;;
+    esac
+    chown -R "$MAIL_USER:$MAIL_USER" "$home"
+}
+
+# $1 user name: its passwd-file line (password in clear, the userdb's defaults, gmailv's fields).
+dovecot_user_line() {
+    local fields=""
+    [ "$1" != gmailv ] || fields="$GMAILV_USERDB_FIELDS"
+    printf '%s:%s::::::%s\n' "$1" "$(user_password "$1")" "$fields"
 }
 
 # Writes every config, the users file and the Maildirs.
@@ -182,7 +258,7 @@ dovecot_configure() {
     done
     : >"$STATE/dovecot/users"
     for user in "${MAIL_USERS[@]}"; do
-        printf '%s:%s::::::\n' "$user" "$(user_password "$user")" >>"$STATE/dovecot/users"
+        dovecot_user_line "$user" >>"$STATE/dovecot/users"
         dovecot_make_maildir "$user"
     done
     chmod 644 "$STATE/dovecot/users"

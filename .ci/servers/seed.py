@@ -19,6 +19,10 @@ way another mail program would, over IMAPS verified with the test CA.
   seed.py reset-uidvalidity --user alice [--mailbox M] [--keep-uids]
                   prints "OLD NEW" UIDVALIDITY (Dovecot only: it runs doveadm)
 
+On Dovecot, --user gmailv has Gmail's All Mail ("[Gmail]/All Mail", a view over every folder but
+Trash and Spam): locate lists it once per copy it shows, and copy/append into it print "?" for
+the UIDs (a virtual mailbox sends no COPYUID or APPENDUID).
+
 Every subcommand takes --server dovecot|cyrus|cyrusalt|courier (default dovecot): the server
 kind to talk to. Mailbox names are given, and printed, as on Dovecot: "/" between levels and
 no personal prefix ("Archive", "Parent/Child"; "INBOX" is INBOX); seed.py translates them with

@@ -92,6 +92,77 @@ def check_imap():
     gmail.logout()
 
 
+GMAIL_LAYOUT = {"INBOX": "", "[Gmail]/All Mail": "\\All", "[Gmail]/Important": "\\Important",
+                "[Gmail]/Sent Mail": "\\Sent", "[Gmail]/Drafts": "\\Drafts", "[Gmail]/Trash": "\\Trash",
+                "[Gmail]/Spam": "\\Junk", "[Gmail]/Starred": "\\Flagged"}
+
+
+def namespace(session):
+    session._simple_command("NAMESPACE")
+    return session.untagged_responses.pop("NAMESPACE", [b""])[0].decode()
+
+
+def located(user, message_id):
+    """The mailboxes holding the Message-ID, sorted (seed.py locate), or None if it failed."""
+    code, out, _ = seed("locate", "--user", user, "--message-id", message_id)
+    return sorted(line.split("\t")[0] for line in out.splitlines()) if code == 0 else None
+
+
+def check_gmailv(tmp):
+    """gmailv's All Mail is a view: a message lives only while some folder holds it."""
+    session = imaps("gmailv")
+    folders = listed(session)
+    selectable = {name: attributes for name, (attributes, _) in folders.items() if "\\noselect" not in attributes}
+    check("gmailv's LIST is Gmail's layout, [Gmail]/All Mail with \\All, and nothing else",
+          set(selectable) == set(GMAIL_LAYOUT) and set(folders) == set(GMAIL_LAYOUT) | {"[Gmail]"}
+          and all(use.lower() in selectable[name] for name, use in GMAIL_LAYOUT.items() if use), folders)
+    check("gmailv's NAMESPACE is Gmail's: one personal namespace, prefix \"\"",
+          namespace(session) == '(("" "/")) NIL NIL', namespace(session))
+    session.logout()
+    alice = imaps("alice")
+    names = listing(alice)
+    check("alice's NAMESPACE and LIST show nothing of gmailv's namespaces",
+          namespace(alice) == '(("" "/")) NIL NIL' and not any("All Mail" in line or "AllMailStore" in line for line in names),
+          names)
+    alice.logout()
+
+    path = os.path.join(tmp, "gmailv.eml")
+    ids = {}
+    for case in ("archived", "expunged", "trashed"):
+        ids[case], text = message("gmailv@example.test")
+        with open(path, "w") as file:
+            file.write(text)
+        seed("append", "--user", "gmailv", path)
+    check("gmailv: a message APPENDed to INBOX is in All Mail too",
+          all(located("gmailv", mid) == ["INBOX", "[Gmail]/All Mail"] for mid in ids.values()),
+          {case: located("gmailv", mid) for case, mid in ids.items()})
+    copied = seed("copy", "--user", "gmailv", "--message-id", ids["archived"], "--to", "[Gmail]/All Mail")
+    seed("expunge", "--user", "gmailv", "--message-id", ids["archived"])
+    check("gmailv: COPY INBOX -> All Mail, then expunge from INBOX: the message stays in All Mail",
+          copied[0] == 0 and located("gmailv", ids["archived"]) == ["[Gmail]/All Mail"],
+          (copied, located("gmailv", ids["archived"])))
+    seed("expunge", "--user", "gmailv", "--message-id", ids["expunged"])
+    check("gmailv: expunged from INBOX, its only folder, a message is gone from All Mail too",
+          located("gmailv", ids["expunged"]) == [], located("gmailv", ids["expunged"]))
+    seed("move", "--user", "gmailv", "--message-id", ids["trashed"], "--to", "[Gmail]/Trash")
+    check("gmailv: All Mail does not show Trash",
+          located("gmailv", ids["trashed"]) == ["[Gmail]/Trash"], located("gmailv", ids["trashed"]))
+
+    session = imaps("gmailv")
+    session.select('"[Gmail]/All Mail"')
+    uids = session.uid("SEARCH", "HEADER", "Message-ID", ids["archived"])[1][0].split()
+    fetched = session.uid("FETCH", uids[0].decode(), "(RFC822.SIZE BODY.PEEK[HEADER])")[1] if uids else []
+    header = fetched[0][1] if fetched and isinstance(fetched[0], tuple) else b""
+    status, data = session._simple_command("UID", "COPY", uids[0].decode(), '"[Gmail]/Starred"') if uids else ("NO", [])
+    session.logout()
+    check("gmailv's All Mail answers SEARCH HEADER Message-ID, FETCH RFC822.SIZE BODY.PEEK[HEADER], "
+          "and UID COPY to a folder (COPYUID)",
+          len(uids) == 1 and b"RFC822.SIZE" in fetched[0][0] and ids["archived"].encode() in header
+          and status == "OK" and b"COPYUID" in b" ".join(data)
+          and located("gmailv", ids["archived"]) == ["[Gmail]/All Mail", "[Gmail]/All Mail", "[Gmail]/Starred"],
+          (uids, fetched, status, data, located("gmailv", ids["archived"])))
+
+
 def check_imap_security():
     error = raises(lambda: imaplib.IMAP4_SSL(HOST, port("IMAPS_SELFSIGNED"), ssl_context=CONTEXT, timeout=10),
                    ssl.SSLCertVerificationError)
@@ -406,7 +477,8 @@ def check_other_kinds(tmp):
 
 
 def main():
-    for step in (check_imap, check_imap_security, check_imap_nomove, check_smtp, lambda: check_seed(sys.argv[1]), check_restarts,
+    for step in (check_imap, lambda: check_gmailv(sys.argv[1]), check_imap_security, check_imap_nomove, check_smtp,
+                 lambda: check_seed(sys.argv[1]), check_restarts,
                  lambda: check_other_kinds(sys.argv[1])):
         try:
             step()

@@ -14,7 +14,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 
 MAIL_USER=mail
 MAIL_DOMAIN=example.test
-MAIL_USERS=(alice bob carol gmail dave erin frank)
+MAIL_USERS=(alice bob carol gmail gmailv dave erin frank)
 START_TIMEOUT_SECONDS=20
 
 # Known test passwords, distinctive enough to grep for in stores and logs. XOAUTH2 and
