@@ -4,7 +4,7 @@ import Testing
 
 /// One account of the test Dovecot in the config of a write-back mount (IMAP only).
 struct WriteBackAccount: MountAccount {
-    /// The account's name and the test servers' user (alice, bob, carol, gmail).
+    /// The account's name and the test servers' user (alice, bob, carol, gmail, gmailv).
     var user = "alice"
     /// nil: the main Dovecot's IMAPS port; `WriteBack.noMovePort` for the server without MOVE.
     var imapPort: Int?
@@ -21,7 +21,8 @@ struct WriteBackAccount: MountAccount {
                 "password_command = \"printenv MAILFS_TEST_\(prefix)_PASSWORD\"",
                 "ca_file = \"\(try SyncedMountTests.env("CA_FILE"))\"",
             ]
-            if user == "gmail" { lines.append("provider = \"gmail\"") }
+            // gmailv: Gmail's layout with an All Mail that holds only what some folder holds.
+            if ["gmail", "gmailv"].contains(user) { lines.append("provider = \"gmail\"") }
             if let deleteGuard { lines.append("delete_guard = \(deleteGuard)") }
             if let retryDelaySeconds { lines.append("retry_delay_seconds = \(retryDelaySeconds)") }
             lines += ["", "[accounts.\(user).imap]", "host = \"127.0.0.1\"",
