@@ -39,6 +39,31 @@ struct GmailArchiveTests {
         }
     }
 
+    @Test("an archive cut after the COPY (failpoint) is finished after remount: the message stays in All Mail, out of INBOX")
+    func archiveCutAfterCopy() async throws {
+        try await SharedServers.shared {
+            let letter = Letter("Gmail archive cut")
+            try await Server.append([letter], user: Self.user, mailbox: "INBOX")
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: Self.user)])
+            try await mount.start(extraEnvironment: ["MAILFS_FAILPOINT": "writeback-after-archive-copy"])
+            #expect(try await mount.waitForIdle(Self.user))
+            #expect(try await mount.waitForFiles([letter.fileName], in: "gmailv/inbox"))
+
+            #expect(try await mount.sh("mv 'gmailv/inbox/\(letter.fileName)' gmailv/archive/").status == 0)
+            #expect(try await Poll.until(seconds: 30) { mount.process?.isRunning == false },
+                    "the failpoint ends the mount after the COPY: \(mount.text("gmailv/.log"))")
+            #expect(try await Server.locate(letter, user: Self.user).contains("INBOX"), "copied, not expunged yet")
+            await mount.crash()
+            try await mount.start()
+            try await expect(mount.waitForApplied(Self.user), orExplain: { "\(mount.text("gmailv/.status"))" })
+            // The replay copies again (a search of this All Mail would find the INBOX copy):
+            // on this view two stored copies show, on Gmail one message.
+            let places = try await Server.locate(letter, user: Self.user)
+            #expect(!places.isEmpty && places.allSatisfy { $0 == Self.allMail }, "in All Mail only: \(places) \(mount.text("gmailv/.log"))")
+            #expect(try await mount.listing("gmailv/archive").contains(letter.fileName))
+        }
+    }
+
     @Test("mv archive/X label/ after an archive labels the message again: it is in the label, out of archive/")
     func unarchiveLabelsTheMessage() async throws {
         try await SharedServers.shared {

@@ -182,25 +182,16 @@ extension ChangeApplier {
     /// last visible folder ("archive", "move to Trash" or "delete forever"), nor on All Mail
     /// holding only what some folder holds. A server without All Mail refuses the batch
     /// before anything is expunged; a COPY refused leaves every message where it was. A
-    /// replay after a crash between COPY and EXPUNGE does not copy a message All Mail has.
+    /// replay after a crash copies again: where All Mail is a view of the other folders, a
+    /// search there would find the message through the label about to be removed.
     private func applyArchives(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
         guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
         }
         let allMail = try await allMailName(over: connection)
-        var copied = Set<Int64>()
-        if batch.contains(where: \.interrupted) {
-            _ = try await connection.examine(allMail)
-            for row in batch where row.interrupted {
-                if let id = row.id, try await searchMessage(row, over: connection) != nil { copied.insert(id) }
-            }
-        }
         var batch = batch
         let present = try await presentUIDs(&batch, in: source, over: connection)
-        let toCopy = batch.filter { row in
-            present.contains(UInt32(clamping: row.uid ?? 0)) && !copied.contains(row.id ?? -1)
-        }.compactMap { $0.uid.map { UInt32(clamping: $0) } }
-        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: toCopy)) {
+        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: Array(present))) {
             _ = try await connection.uidCopy(chunk, to: allMail)
         }
         Failpoint.hit("writeback-after-archive-copy")
