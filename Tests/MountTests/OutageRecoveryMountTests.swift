@@ -34,6 +34,7 @@ struct OutageRecoveryMountTests {
                                  orExplain: { "\(mount.text("carol/.status"))\n\(mount.text("carol/.log"))" })
                 let reason = mount.status("last_error", of: "carol") ?? "none"
                 #expect(reason != "none", "the reason: \(mount.text("carol/.status"))")
+                print("outage noticed \(kind.rawValue): online: no after \(String(format: "%.1f", Date().timeIntervalSince(stopped))) s, last_error: \(reason)")
                 // The outage itself: waiting is what is tested here, not an assertion.
                 let remaining = Self.outage - Date().timeIntervalSince(stopped)
                 if remaining > 0 { try await Task.sleep(for: .seconds(remaining)) }
