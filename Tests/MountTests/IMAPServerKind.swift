@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// An IMAP server of .ci/servers a mount test runs against: the main Dovecot, Cyrus with
+/// An IMAP server of .ci/servers a mount test runs against (its port, delimiter, users,
+/// seed.py and ctl.sh arguments; seed.py adds the personal prefix): the main Dovecot, Cyrus with
 /// Debian's namespace (`INBOX.`, `.`), Cyrus with upstream's (no prefix, `/`) and Courier
 /// (`INBOX.`, `.`, no MOVE, no SPECIAL-USE, no CONDSTORE). A test parameterized by kind
 /// (`arguments: IMAPServerKind.allCases`) is the same test on every server of the matrix:
@@ -45,17 +46,6 @@ enum IMAPServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible
 
     var port: Int {
         get throws { try OutboxServers.port(self == .dovecot ? "IMAPS_PORT" : "\(rawValue.uppercased())_IMAPS_PORT") }
-    }
-
-    /// The personal namespace prefix, `INBOX.` or empty (an empty value is not "missing").
-    var prefix: String {
-        get throws {
-            let name = "\(rawValue.uppercased())_PREFIX"
-            guard let value = ProcessInfo.processInfo.environment["MAILFS_TEST_\(name)"] else {
-                throw TestServerEnvironment.Missing(name: name)
-            }
-            return value
-        }
     }
 
     /// The hierarchy delimiter, `.` or `/`.
