@@ -133,7 +133,7 @@ struct LazyMountTests {
             let attachments = "bob/attachments/2026-11-21 0900 Ann - \(subject)"
             #expect(try await Poll.until(seconds: 30) { try await mount.sh("ls '\(eml)'").status == 0 })
             #expect(try await mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0)
-            #expect(try await WriteBack.dovecot("stop") == 0)
+            #expect(try await IMAPServerKind.dovecot.control("stop") == 0)
             try await runThenCleanUp({
                 let started = Date()
                 let read = try await mount.sh("cat '\(attachments)/report.pdf' 2>&1 >/dev/null")
@@ -141,7 +141,7 @@ struct LazyMountTests {
                 #expect(read.status != 0 && read.output.contains("Input/output error"), "\(read.output)")
                 #expect(try await mount.sh("cmp '\(eml)' '\(work.path)/message.eml'").status == 0, "cached content reads offline")
                 #expect(mount.text("bob/.status").contains("download of message"), "\(mount.text("bob/.status"))")
-            }, cleanUp: { #expect((try? await WriteBack.dovecot("start")) == 0) })
+            }, cleanUp: { #expect((try? await IMAPServerKind.dovecot.control("start")) == 0) })
         }
     }
 

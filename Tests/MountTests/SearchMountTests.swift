@@ -4,7 +4,8 @@ import Testing
 
 /// search/ through a real mount: queries as directory names over the demo account, the same
 /// files and inodes as everywhere, results that follow the store within a second, saved
-/// searches from the config, and malformed queries refused with the reason in `.log`.
+/// searches from the config, and malformed queries refused with the reason in `.log`; and
+/// a query over an account synced from each server of the matrix.
 @Suite("Search directories in the mount", .serialized)
 struct SearchMountTests {
     static let savedSearches = """
@@ -50,6 +51,25 @@ struct SearchMountTests {
         #expect(long.status == 0 && long.lines.count == unread.count + 1)
         #expect(try await mount.sh("grep -l -i budget search/'date:2026-10-01..2026-10-31 subject:budget'/* | wc -l")
             .lines.first.flatMap { Int($0) } ?? 0 > 0)
+    }
+
+    @Test("search/<query>/ of an account synced from the server lists exactly its matching messages, the folder's files",
+          arguments: IMAPServerKind.allCases)
+    func syncedAccount(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let word = "zq\(UUID().uuidString.prefix(8).lowercased())"
+            let (found, other) = ([Letter("Budget \(word)"), Letter("Minutes \(word)")], Letter("Budget"))
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Search", holding: found + [other], on: kind)
+            let query = "alice/search/subject:\(word)"
+            try await expect(Poll.until(seconds: 10) { Set(try await mount.listing(query)) == Set(found.map(\.fileName)) },
+                             orExplain: { "\((try? await mount.listing(query)) ?? []): \(mount.text("alice/.log"))" })
+            for letter in found {
+                let same = try await mount.sh("cmp '\(query)/\(letter.fileName)' 'alice/\(folder)/\(letter.fileName)'"
+                                              + " && [ $(stat -c %i '\(query)/\(letter.fileName)') = $(stat -c %i 'alice/\(folder)/\(letter.fileName)') ]")
+                #expect(same.status == 0, "the same file as in the folder: \(same.output)")
+            }
+            #expect(Set(try await mount.listing("search/subject:\(word)")) == Set(found.map { "alice - \($0.fileName)" }))
+        }
     }
 
     @Test("a directory open in a shell gains a message imported while it is open")

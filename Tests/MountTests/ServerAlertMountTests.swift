@@ -9,9 +9,7 @@ import Testing
 struct ServerAlertMountTests {
     @Test("Cyrus's message of the day reaches .status (server_alert) and .log once, made printable")
     func cyrusAlert() async throws {
-        try await SharedServers.shared {
-            let kind = ServerKind(name: "cyrus")
-            try await kind.requireStarted()
+        try await IMAPServerKind.cyrus.shared {
             let notice = "Maintenance tonight at 22:00 \(UUID().uuidString.prefix(8))"
             let motd = URL(fileURLWithPath: try SyncedMountTests.env("STATE_DIR"))
                 .appendingPathComponent("cyrus/config/msg/motd")
@@ -19,7 +17,7 @@ struct ServerAlertMountTests {
             try "\(notice)\u{7}\n".write(to: motd, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: motd) }
 
-            let mount = try MountedMailfs.configured([ServerAccount(user: "alice", kind: kind)])
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: .cyrus)])
             try await mount.start()
             #expect(try await mount.waitForIdle("alice"), "\(mount.text("alice/.status"))")
             try await expect(Poll.until(seconds: 20) { mount.status("server_alert", of: "alice") == notice },

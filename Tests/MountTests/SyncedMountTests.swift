@@ -2,10 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A mount of a real IMAP account (the Dovecot ./test starts): it fills in as the sync
-/// runs and new mail appears while mounted.
+/// A mount of a real IMAP account, on every server of the matrix: it fills in as the
+/// sync runs, and what another client changes while mounted appears.
 @Suite("Mounted IMAP account", .serialized)
 struct SyncedMountTests {
+    typealias Server = WriteBack
+
     static func env(_ name: String) throws -> String {
         try TestServerEnvironment.value(name)
     }
@@ -14,54 +16,47 @@ struct SyncedMountTests {
         try await Shell.run(try env("SEED"), arguments)
     }
 
-    @Test("an IMAP account syncs into the mount, .status follows, and new mail appears on echo sync")
-    func liveSync() async throws {
-        try await SharedServers.shared {
-            let mount = try MountedMailfs()
-            let folder = "Live-\(UUID().uuidString.prefix(8))"
-            #expect(try await Self.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
-            try mount.writeConfig("""
-                [accounts.bob]
-                address = "\(try Self.env("BOB_EMAIL"))"
-                username = "bob"
-                password_command = "printenv MAILFS_TEST_BOB_PASSWORD"
-                ca_file = "\(try Self.env("CA_FILE"))"
-
-                [accounts.bob.imap]
-                host = "127.0.0.1"
-                port = \(try Self.env("IMAPS_PORT"))
-                """)
-            try await mount.start()
+    @Test("an IMAP account syncs into the mount, .status follows; another client's new mail and deletion show on echo sync, INBOX mail by IDLE",
+          arguments: IMAPServerKind.allCases)
+    func liveSync(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let folder = try kind.unique("Live")
+            let synced = Letter.many("Synced \(kind.rawValue)", 3)
+            try await Server.createMailbox("bob", folder, on: kind)
+            try await Server.append(synced, user: "bob", mailbox: folder, on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob", kind: kind)])
+            try await mount.startAndWait(for: ["bob/\(folder)": synced], account: "bob")
             #expect(try await mount.sh("ls").lines.contains("bob"))
-            #expect(try await Poll.until(seconds: 30) { try await mount.sh("cat bob/.status").output.contains("phase: idle") })
-            let status = try await mount.sh("cat bob/.status").output
+            let status = mount.text("bob/.status")
             #expect(status.contains("online: yes") && !status.contains("last_sync: never"), "\(status)")
-            // Listings follow the store within the watcher's 250 ms poll; .status is live.
-            #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls -d bob/\(folder)").status == 0 })
+            #expect(try await mount.listing("bob/\(folder)").count == synced.count, "the initial sync, nothing more")
 
-            let message = mount.root.appendingPathComponent("new.eml")
-            try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Fresh arrival\r\nDate: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: <fresh-\(folder)@test>\r\n\r\nhello\r\n"
-                .write(to: message, atomically: true, encoding: .utf8)
-            #expect(try await Self.seed(["append", "--user", "bob", "--mailbox", folder, message.path]).status == 0)
-            #expect(try await mount.sh("ls bob/\(folder) | wc -l").lines == ["0"])
+            let arrived = Letter("Fresh arrival")
+            try await Server.append([arrived], user: "bob", mailbox: folder, on: kind)
             #expect(try await mount.sh("echo sync > bob/.control").status == 0)
-            #expect(try await Poll.until(seconds: 15) {
-                try await mount.sh("ls bob/\(folder)").lines == ["2026-11-21 1200 Ann - Fresh arrival.eml"]
-            })
-            #expect(try await mount.sh("cat 'bob/\(folder)/2026-11-21 1200 Ann - Fresh arrival.eml'").output.hasSuffix("hello\r\n"))
-            #expect(try await mount.sh("cat bob/.log").output.contains("sync finished"))
+            try await expect(mount.waitForFiles([arrived.fileName], in: "bob/\(folder)", seconds: 15),
+                             orExplain: { "\(mount.text("bob/.log"))" })
+            #expect(try await mount.sh("cat 'bob/\(folder)/\(arrived.fileName)'").output.hasSuffix("write-back test\r\n"))
+            #expect(mount.text("bob/.log").contains("sync finished"))
+
+            let expunged = try await Server.seed(["expunge", "--user", "bob", "--mailbox", folder, "--message-id", synced[0].messageID],
+                                                 on: kind)
+            #expect(expunged.status == 0, "\(expunged.output)")
+            #expect(try await mount.sh("echo sync > bob/.control").status == 0)
+            try await expect(Poll.until(seconds: 15) { try await !mount.listing("bob/\(folder)").contains(synced[0].fileName) },
+                             orExplain: { "\(mount.text("bob/.log"))" })
+            #expect(Set(try await mount.listing("bob/\(folder)")) == Set((synced.dropFirst() + [arrived]).map(\.fileName)))
+
             // IDLE: new mail in the INBOX appears without any trigger.
-            #expect(try await Poll.until(seconds: 15) { try await mount.sh("cat bob/.status").output.contains("idle: active") })
-            let pushed = mount.root.appendingPathComponent("pushed.eml")
-            try "From: Ann <ann@example.test>\r\nTo: bob@example.test\r\nSubject: Pushed \(folder)\r\nDate: Sat, 21 Nov 2026 12:30:00 +0000\r\nMessage-ID: <pushed-\(folder)@test>\r\n\r\nidle\r\n"
-                .write(to: pushed, atomically: true, encoding: .utf8)
-            #expect(try await Self.seed(["append", "--user", "bob", "--mailbox", "INBOX", pushed.path]).status == 0)
-            #expect(try await Poll.until(seconds: 15) {
-                try await mount.sh("ls bob/inbox").lines.contains("2026-11-21 1230 Ann - Pushed \(folder).eml")
-            })
+            #expect(try await Poll.until(seconds: 15) { mount.status("idle", of: "bob") == "active" }, "\(mount.text("bob/.status"))")
+            let pushed = Letter("Pushed")
+            try await Server.append([pushed], user: "bob", mailbox: "INBOX", on: kind)
+            let appended = Date()
+            try await expect(mount.waitForFiles([pushed.fileName], in: "bob/inbox", seconds: 15),
+                             orExplain: { "\(mount.text("bob/.log"))" })
+            print("IDLE push \(kind.rawValue): \(String(format: "%.1f", Date().timeIntervalSince(appended))) s")
             let password = try Self.env("BOB_PASSWORD")
             #expect(try await mount.sh("grep -r -l -- '\(password)' .status bob/.status bob/.log || true").output.isEmpty)
         }
     }
-
 }

@@ -89,6 +89,41 @@ struct WriteBackDurabilityTests {
         }
     }
 
+    /// The guard's basic promise on each server, small enough for the whole matrix; the
+    /// 500-message test above adds cancel, remount and kill -9 on Dovecot. bob, since
+    /// that test counts carol's Trash.
+    @Test("rm of 15 messages with delete_guard = 5: the rest are held, and confirm-deletes takes every one to Trash",
+          arguments: IMAPServerKind.allCases)
+    func guardHoldsThenConfirms(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let folder = try kind.unique("Guard")
+            let letters = Letter.many("Guarded", 15)
+            try await Server.createMailbox("bob", folder, on: kind)
+            try await Server.append(letters, user: "bob", mailbox: folder, on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob", kind: kind, deleteGuard: 5)])
+            try await mount.startAndWait(for: ["bob/\(folder)": letters], account: "bob")
+
+            let rm = try await mount.sh("rm 'bob/\(folder)'/*.eml")
+            #expect(rm.status == 0, "\(rm.output)")
+            #expect(try await mount.listing("bob/\(folder)").isEmpty, "every file leaves the listing at once")
+            let held = try #require(mount.status("held_deletes", of: "bob").flatMap { Int($0) }, "\(mount.text("bob/.status"))")
+            #expect(held >= 10 && held <= 15, "at most delete_guard = 5 go through: held \(held)")
+            try await expect(Poll.until(seconds: 30) { try await Server.count("bob", folder, on: kind) == held },
+                             orExplain: { "the \(15 - held) not held reach the server: \(await Server.describeCount("bob", folder, on: kind))" })
+            #expect(try await mount.waitForApplied("bob"), "\(mount.text("bob/.status"))")
+            #expect(try await Server.count("bob", folder, on: kind) == held, "no held one reached the server")
+
+            #expect(try await mount.sh("echo confirm-deletes > bob/.control").status == 0)
+            let inTrash = Dictionary(uniqueKeysWithValues: letters.map { ($0.messageID, ["Trash"]) })
+            try await expect(Poll.until(seconds: 30) {
+                try await Server.census("bob", [folder, "Trash"], on: kind).filter { inTrash[$0.key] != nil } == inTrash
+            },
+                             orExplain: { "\(await Server.describeCount("bob", folder, on: kind)) left: \(mount.text("bob/.log"))" })
+            #expect(mount.status("held_deletes", of: "bob") == "0")
+            #expect(try await mount.waitForApplied("bob"))
+        }
+    }
+
     @Test("with Dovecot stopped, rm, mv and setfattr apply locally at once and reach the server once it is back")
     func offline() async throws {
         try await SharedServers.exclusive {
@@ -100,7 +135,7 @@ struct WriteBackDurabilityTests {
             try await mount.startAndWait(for: ["alice/\(source)": [removed, moved, read]])
             #expect(try await mount.waitForDirectory("alice/\(target)"))
 
-            #expect(try await Server.dovecot("stop") == 0)
+            #expect(try await IMAPServerKind.dovecot.control("stop") == 0)
             try await runThenCleanUp({
                 let started = Date()
                 let changes = try await mount.sh("rm 'alice/\(source)/\(removed.fileName)' && mv 'alice/\(source)/\(moved.fileName)' 'alice/\(target)/'"
@@ -112,7 +147,7 @@ struct WriteBackDurabilityTests {
                 #expect(mount.xattr("user.mailfs.seen", of: "alice/\(source)/\(read.fileName)") == "1")
                 #expect(mount.xattr("user.mailfs.pending", of: "alice/\(source)/\(read.fileName)") == "1")
                 #expect(try await Poll.until(seconds: 5) { (mount.pendingChanges("alice") ?? 0) > 0 }, "\(mount.text("alice/.status"))")
-            }, cleanUp: { #expect((try? await Server.dovecot("start")) == 0) })
+            }, cleanUp: { #expect((try? await IMAPServerKind.dovecot.control("start")) == 0) })
             _ = try await mount.sh("echo sync > alice/.control")
             var readings: [String?] = []
             let reconnected = try await Poll.until(seconds: 90) {

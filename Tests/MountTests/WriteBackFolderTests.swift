@@ -3,36 +3,37 @@ import TestSupport
 import Testing
 
 /// Write-back of folders: mkdir, rmdir and mv of directories of a real mount are CREATE,
-/// DELETE and RENAME on the test Dovecot; special-use and virtual directories stay.
+/// DELETE and RENAME on every server of the matrix; special-use and virtual directories stay.
 @Suite("Write-back: folders", .serialized)
 struct WriteBackFolderTests {
     typealias Server = WriteBack
 
-    @Test("mkdir creates a folder and a subfolder, mv renames it with its children, rmdir deletes empty ones")
-    func folderLifecycle() async throws {
-        try await SharedServers.shared {
-            let mount = try MountedMailfs.configured([WriteBackAccount()])
+    @Test("mkdir creates a folder and a subfolder, mv renames it with its children, rmdir deletes empty ones",
+          arguments: IMAPServerKind.allCases)
+    func folderLifecycle(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.start()
             #expect(try await mount.waitForIdle("alice"))
-            let (name, renamed) = (Server.unique("Receipts"), Server.unique("Receipts-2026"))
+            let (name, renamed) = (try kind.unique("Receipts"), try kind.unique("Receipts-2026"))
 
             let made = try await mount.sh("mkdir 'alice/\(name)' && mkdir 'alice/\(name)/2026' && ls -A 'alice/\(name)'")
             #expect(made.status == 0 && made.lines == ["2026"], "\(made.output)")
-            #expect(try await Poll.until(seconds: 15) { try await Server.existing("alice", [name, "\(name)/2026"]) == [true, true] },
+            #expect(try await Poll.until(seconds: 15) { try await Server.existing("alice", [name, "\(name)/2026"], on: kind) == [true, true] },
                     "CREATE: \(mount.text("alice/.log"))")
 
             let mv = try await mount.sh("mv 'alice/\(name)' 'alice/\(renamed)' && ls -A 'alice/\(renamed)'")
             #expect(mv.status == 0 && mv.lines == ["2026"], "\(mv.output)")
             #expect(try await !mount.listing("alice").contains(name))
             #expect(try await Poll.until(seconds: 15) {
-                try await Server.existing("alice", [renamed, "\(renamed)/2026", name]) == [true, true, false]
+                try await Server.existing("alice", [renamed, "\(renamed)/2026", name], on: kind) == [true, true, false]
             }, "RENAME: \(mount.text("alice/.log"))")
 
             let rmdir = try await mount.sh("rmdir 'alice/\(renamed)/2026' && rmdir 'alice/\(renamed)'")
             #expect(rmdir.status == 0, "\(rmdir.output)")
             #expect(try await !mount.listing("alice").contains(renamed))
             #expect(try await Poll.until(seconds: 15) {
-                try await Server.existing("alice", [renamed, "\(renamed)/2026"]) == [false, false]
+                try await Server.existing("alice", [renamed, "\(renamed)/2026"], on: kind) == [false, false]
             }, "DELETE: \(mount.text("alice/.log"))")
             #expect(try await mount.waitForApplied("alice"))
             #expect(try await !mount.listing("alice").contains(renamed), "a sync does not bring it back")

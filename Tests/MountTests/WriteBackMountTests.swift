@@ -3,21 +3,23 @@ import TestSupport
 import Testing
 
 /// Write-back (issue 9, docs/REQUIREMENTS.md §C4): flags, rm, mv, cp and folders in a real
-/// mount change the mail on the test Dovecot, checked by a second client (seed.py). Each
-/// test has its own folders and messages, so the suites share the servers.
+/// mount change the mail on the test servers, checked by a second client (seed.py): the
+/// tests taking a kind on every server of the matrix, the Gmail and no-MOVE ones on
+/// Dovecot. Each test has its own folders and messages, so the suites share the servers.
 @Suite("Write-back: flags, rm, mv and cp", .serialized)
 struct WriteBackMountTests {
     typealias Server = WriteBack
 
-    @Test("setfattr seen/flagged shows at once, reaches the server in every folder that holds the message, pending until then")
-    func flags() async throws {
-        try await SharedServers.shared {
-            let (first, second) = (Server.unique("Flags"), Server.unique("Flags-copy"))
+    @Test("setfattr seen/flagged shows at once, reaches the server in every folder that holds the message, pending until then",
+          arguments: IMAPServerKind.allCases)
+    func flags(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let (first, second) = (try kind.unique("Flags"), try kind.unique("Flags-copy"))
             let letter = Letter("Flagged")
-            try await Server.createMailbox("alice", first, second)
-            try await Server.append([letter], user: "alice", mailbox: first)
-            try await Server.append([letter], user: "alice", mailbox: second)
-            let mount = try MountedMailfs.configured([WriteBackAccount()])
+            try await Server.createMailbox("alice", first, second, on: kind)
+            try await Server.append([letter], user: "alice", mailbox: first, on: kind)
+            try await Server.append([letter], user: "alice", mailbox: second, on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.startAndWait(for: ["alice/\(first)": [letter], "alice/\(second)": [letter]])
             let file = "alice/\(first)/\(letter.fileName)"
             let other = "alice/\(second)/\(letter.fileName)"
@@ -31,7 +33,7 @@ struct WriteBackMountTests {
             #expect(mount.xattr("user.mailfs.seen", of: other) == "1", "one message, one value in every folder")
             for mailbox in [first, second] {
                 #expect(try await Poll.until(seconds: 15) {
-                    try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Seen") == true
+                    try await Server.message(letter, user: "alice", mailbox: mailbox, on: kind)?.flags.contains("\\Seen") == true
                 }, "\\Seen in \(mailbox): \(mount.text("alice/.log"))")
             }
             #expect(try await Poll.until(seconds: 10) { mount.xattr("user.mailfs.pending", of: file) == "0" })
@@ -41,7 +43,7 @@ struct WriteBackMountTests {
             #expect(mount.xattr("user.mailfs.flagged", of: file) == "1")
             for mailbox in [first, second] {
                 #expect(try await Poll.until(seconds: 15) {
-                    try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags.contains("\\Flagged") == true
+                    try await Server.message(letter, user: "alice", mailbox: mailbox, on: kind)?.flags.contains("\\Flagged") == true
                 }, "\\Flagged in \(mailbox)")
             }
             let cleared = try await mount.sh("setfattr -n user.mailfs.seen -v 0 '\(file)' && setfattr -n user.mailfs.flagged -v 0 '\(file)'")
@@ -49,31 +51,32 @@ struct WriteBackMountTests {
             #expect(mount.xattr("user.mailfs.seen", of: file) == "0")
             for mailbox in [first, second] {
                 try await expect(Poll.until(seconds: 15) {
-                    guard let flags = try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags else { return false }
+                    guard let flags = try await Server.message(letter, user: "alice", mailbox: mailbox, on: kind)?.flags else { return false }
                     return !flags.contains("\\Seen") && !flags.contains("\\Flagged")
-                }, orExplain: { "both flags removed in \(mailbox): \(String(describing: try? await Server.list("alice", mailbox)))" })
+                }, orExplain: { "both flags removed in \(mailbox): \(String(describing: try? await Server.list("alice", mailbox, on: kind)))" })
             }
             #expect(try await Poll.until(seconds: 10) { mount.xattr("user.mailfs.pending", of: file) == "0" })
         }
     }
 
-    @Test("a flag changed on the server by another client shows after echo sync (the server wins)")
-    func serverWins() async throws {
-        try await SharedServers.shared {
+    @Test("a flag changed on the server by another client shows after echo sync (the server wins)",
+          arguments: IMAPServerKind.allCases)
+    func serverWins(kind: IMAPServerKind) async throws {
+        try await kind.shared {
             let letter = Letter("Flagged elsewhere")
-            let (mount, folder) = try await MountedMailfs.aliceFolder("Server-flags", holding: [letter])
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Server-flags", holding: [letter], on: kind)
             let file = "alice/\(folder)/\(letter.fileName)"
             #expect(mount.xattr("user.mailfs.flagged", of: file) == "0")
 
             #expect(try await Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
-                                     "--add", "\\Flagged \\Seen"]).status == 0)
+                                     "--add", "\\Flagged \\Seen"], on: kind).status == 0)
             #expect(try await mount.sh("echo sync > alice/.control").status == 0)
             #expect(try await Poll.until(seconds: 20) {
                 mount.xattr("user.mailfs.flagged", of: file) == "1" && mount.xattr("user.mailfs.seen", of: file) == "1"
             }, "\(mount.text("alice/.log"))")
 
             #expect(try await Server.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", letter.messageID,
-                                     "--remove", "\\Flagged"]).status == 0)
+                                     "--remove", "\\Flagged"], on: kind).status == 0)
             #expect(try await mount.sh("echo sync > alice/.control").status == 0)
             #expect(try await Poll.until(seconds: 20) { mount.xattr("user.mailfs.flagged", of: file) == "0" })
             #expect(mount.xattr("user.mailfs.seen", of: file) == "1")
@@ -108,51 +111,51 @@ struct WriteBackMountTests {
     }
 
     @Test("rm in a folder moves the message to Trash: gone from the listing at once, in trash/ under the same name",
-          arguments: ["custom", "INBOX", "Sent", "Drafts"])
-    func rmMovesToTrash(mailbox kind: String) async throws {
-        try await SharedServers.shared {
-            let mailbox = kind == "custom" ? Server.unique("Rm") : kind
-            let directory = "alice/" + (kind == "custom" ? mailbox : kind.lowercased())
-            let (removed, kept) = (Letter("Removed from \(kind)"), Letter("Kept in \(kind)"))
-            if kind == "custom" { try await Server.createMailbox("alice", mailbox) }
-            try await Server.append([removed, kept], user: "alice", mailbox: mailbox)
-            let mount = try MountedMailfs.configured([WriteBackAccount()])
+          arguments: IMAPServerKind.allCases, ["custom", "INBOX", "Sent", "Drafts"])
+    func rmMovesToTrash(kind: IMAPServerKind, mailbox role: String) async throws {
+        try await kind.shared {
+            let mailbox = try role == "custom" ? kind.unique("Rm") : role
+            let directory = "alice/" + (role == "custom" ? mailbox : role.lowercased())
+            let (removed, kept) = (Letter("Removed from \(role)"), Letter("Kept in \(role)"))
+            if role == "custom" { try await Server.createMailbox("alice", mailbox, on: kind) }
+            try await Server.append([removed, kept], user: "alice", mailbox: mailbox, on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.startAndWait(for: [directory: [removed, kept]])
 
             let rm = try await mount.sh("rm '\(directory)/\(removed.fileName)' && ls -A '\(directory)'")
             #expect(rm.status == 0, "\(rm.output)")
             #expect(!rm.lines.contains(removed.fileName) && rm.lines.contains(kept.fileName), "\(rm.output)")
             #expect(try await mount.waitForFiles([removed.fileName], in: "alice/trash", seconds: 5), "same name in trash/")
-            try await expect(Server.waitUntil(removed, user: "alice", isIn: ["Trash"]), orExplain: { "\(await Server.places(removed, user: "alice")): \(mount.text("alice/.log"))" })
-            #expect(try await Server.locate(kept, user: "alice") == [mailbox])
+            try await expect(Server.waitUntil(removed, user: "alice", isIn: ["Trash"], on: kind), orExplain: { "\(await Server.places(removed, user: "alice", on: kind)): \(mount.text("alice/.log"))" })
+            #expect(try await Server.locate(kept, user: "alice", on: kind) == [mailbox])
             #expect(try await mount.waitForApplied("alice"))
             #expect(try await !mount.listing(directory).contains(removed.fileName), "a sync does not bring it back")
         }
     }
 
-    @Test("rm in trash/ and spam/ deletes for good")
-    func rmInTrashAndSpam() async throws {
-        try await SharedServers.shared {
-            let folder = Server.unique("Rm-twice")
+    @Test("rm in trash/ and spam/ deletes for good", arguments: IMAPServerKind.allCases)
+    func rmInTrashAndSpam(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let folder = try kind.unique("Rm-twice")
             let (twice, trashed, junk) = (Letter("Removed twice"), Letter("Already in Trash"), Letter("Spam"))
-            try await Server.createMailbox("alice", folder)
-            try await Server.append([twice], user: "alice", mailbox: folder)
-            try await Server.append([trashed], user: "alice", mailbox: "Trash")
-            try await Server.append([junk], user: "alice", mailbox: "Junk")
-            let mount = try MountedMailfs.configured([WriteBackAccount()])
+            try await Server.createMailbox("alice", folder, on: kind)
+            try await Server.append([twice], user: "alice", mailbox: folder, on: kind)
+            try await Server.append([trashed], user: "alice", mailbox: "Trash", on: kind)
+            try await Server.append([junk], user: "alice", mailbox: "Junk", on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.startAndWait(for: ["alice/\(folder)": [twice], "alice/trash": [trashed], "alice/spam": [junk]])
 
             let rm = try await mount.sh("rm 'alice/trash/\(trashed.fileName)' 'alice/spam/\(junk.fileName)' && ls -A alice/trash alice/spam")
             #expect(rm.status == 0, "\(rm.output)")
             #expect(!rm.lines.contains(trashed.fileName) && !rm.lines.contains(junk.fileName), "\(rm.output)")
-            try await expect(Server.waitUntil(trashed, user: "alice", isIn: []), orExplain: { "\(await Server.places(trashed, user: "alice"))" })
-            try await expect(Server.waitUntil(junk, user: "alice", isIn: []), orExplain: { "\(await Server.places(junk, user: "alice"))" })
+            try await expect(Server.waitUntil(trashed, user: "alice", isIn: [], on: kind), orExplain: { "\(await Server.places(trashed, user: "alice", on: kind))" })
+            try await expect(Server.waitUntil(junk, user: "alice", isIn: [], on: kind), orExplain: { "\(await Server.places(junk, user: "alice", on: kind))" })
 
             #expect(try await mount.sh("rm 'alice/\(folder)/\(twice.fileName)'").status == 0)
-            #expect(try await Server.waitUntil(twice, user: "alice", isIn: ["Trash"]))
+            #expect(try await Server.waitUntil(twice, user: "alice", isIn: ["Trash"], on: kind))
             #expect(try await mount.waitForFiles([twice.fileName], in: "alice/trash", seconds: 10))
             #expect(try await mount.sh("rm 'alice/trash/\(twice.fileName)'").status == 0)
-            try await expect(Server.waitUntil(twice, user: "alice", isIn: []), orExplain: { "\(await Server.places(twice, user: "alice"))" })
+            try await expect(Server.waitUntil(twice, user: "alice", isIn: [], on: kind), orExplain: { "\(await Server.places(twice, user: "alice", on: kind))" })
             #expect(try await !mount.listing("alice/trash").contains(twice.fileName))
         }
     }
@@ -181,14 +184,15 @@ struct WriteBackMountTests {
         }
     }
 
-    @Test("mv between folders moves on the server (UID MOVE), same name, same inode")
-    func mvBetweenFolders() async throws {
-        try await SharedServers.shared {
-            let (source, target) = (Server.unique("Mv-from"), Server.unique("Mv-to"))
+    @Test("mv between folders moves on the server (UID MOVE, or COPY and EXPUNGE without MOVE), same name, same inode",
+          arguments: IMAPServerKind.allCases)
+    func mvBetweenFolders(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let (source, target) = (try kind.unique("Mv-from"), try kind.unique("Mv-to"))
             let letter = Letter("Moved")
-            try await Server.createMailbox("alice", source, target)
-            try await Server.append([letter], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.configured([WriteBackAccount()])
+            try await Server.createMailbox("alice", source, target, on: kind)
+            try await Server.append([letter], user: "alice", mailbox: source, on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.startAndWait(for: ["alice/\(source)": [letter]])
             #expect(try await mount.waitForDirectory("alice/\(target)"))
             let inode = try await mount.inode("alice/\(source)/\(letter.fileName)")
@@ -198,7 +202,7 @@ struct WriteBackMountTests {
             #expect(mv.status == 0, "\(mv.output)")
             #expect(mv.lines == ["---", letter.fileName], "\(mv.output)")
             #expect(try await mount.inode("alice/\(target)/\(letter.fileName)") == inode)
-            try await expect(Server.waitUntil(letter, user: "alice", isIn: [target]), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: [target], on: kind), orExplain: { "\(await Server.places(letter, user: "alice", on: kind)): \(mount.text("alice/.log"))" })
             #expect(try await mount.waitForApplied("alice"))
             #expect(try await mount.listing("alice/\(target)") == [letter.fileName])
         }
@@ -244,20 +248,21 @@ struct WriteBackMountTests {
         }
     }
 
-    @Test("generic provider: mv into archive/ moves to the \\Archive folder; mv out of archive/ puts it back")
-    func archiveGeneric() async throws {
-        try await SharedServers.shared {
+    @Test("generic provider: mv into archive/ moves to the \\Archive folder; mv out of archive/ puts it back",
+          arguments: IMAPServerKind.allCases)
+    func archiveGeneric(kind: IMAPServerKind) async throws {
+        try await kind.shared {
             let letter = Letter("Archived")
-            let (mount, folder) = try await MountedMailfs.aliceFolder("Archiving", holding: [letter])
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Archiving", holding: [letter], on: kind)
 
             let mv = try await mount.sh("mv 'alice/\(folder)/\(letter.fileName)' alice/archive/ && ls -A 'alice/\(folder)'")
             #expect(mv.status == 0 && !mv.lines.contains(letter.fileName), "\(mv.output)")
-            try await expect(Server.waitUntil(letter, user: "alice", isIn: ["Archive"]), orExplain: { "\(await Server.places(letter, user: "alice")): \(mount.text("alice/.log"))" })
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: ["Archive"], on: kind), orExplain: { "\(await Server.places(letter, user: "alice", on: kind)): \(mount.text("alice/.log"))" })
             #expect(try await mount.waitForFiles([letter.fileName], in: "alice/archive", seconds: 10), "listed in archive/")
 
             let back = try await mount.sh("mv 'alice/archive/\(letter.fileName)' 'alice/\(folder)/'")
             #expect(back.status == 0, "\(back.output)")
-            try await expect(Server.waitUntil(letter, user: "alice", isIn: [folder]), orExplain: { "\(await Server.places(letter, user: "alice"))" })
+            try await expect(Server.waitUntil(letter, user: "alice", isIn: [folder], on: kind), orExplain: { "\(await Server.places(letter, user: "alice", on: kind))" })
             #expect(try await mount.listing("alice/\(folder)") == [letter.fileName])
         }
     }
@@ -337,30 +342,31 @@ struct WriteBackMountTests {
         }
     }
 
-    @Test("cp of a message into a folder APPENDs it with \\Seen (drafts/: \\Draft too) under its generated name",
-          arguments: ["custom", "Drafts"])
-    func cpAppends(mailbox kind: String) async throws {
-        try await SharedServers.shared {
-            let mailbox = kind == "custom" ? Server.unique("Cp") : kind
-            let directory = "alice/" + (kind == "custom" ? mailbox : "drafts")
-            if kind == "custom" { try await Server.createMailbox("alice", mailbox) }
-            let mount = try MountedMailfs.configured([WriteBackAccount()])
+    @Test("cp of a file with LF line ends into a folder APPENDs it with \\Seen (drafts/: \\Draft too) under its generated name",
+          arguments: IMAPServerKind.allCases, ["custom", "Drafts"])
+    func cpAppends(kind: IMAPServerKind, mailbox role: String) async throws {
+        try await kind.shared {
+            let mailbox = try role == "custom" ? kind.unique("Cp") : role
+            let directory = "alice/" + (role == "custom" ? mailbox : "drafts")
+            if role == "custom" { try await Server.createMailbox("alice", mailbox, on: kind) }
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.start()
             #expect(try await mount.waitForIdle("alice"))
             #expect(try await mount.waitForDirectory(directory))
             let letter = Letter("Copied in")
-            let note = try mount.draft("note.eml", letter.raw)
+            // As a user writes it: Cyrus refuses an APPEND with bare LF, so mailfs sends CR LF.
+            let note = try mount.draft("note.eml", WriteBackRefusalTests.unixFile(letter))
 
             let cp = try await mount.sh("cp '\(note)' '\(directory)/'")
             #expect(cp.status == 0, "\(cp.output)")
             try await expect(mount.waitForFiles([letter.fileName], in: directory, seconds: 15), orExplain: { "\((try? await mount.listing(directory)) ?? [])" })
             #expect(try await !mount.listing(directory).contains("note.eml"))
-            #expect(try await Poll.until(seconds: 15) { try await Server.message(letter, user: "alice", mailbox: mailbox) != nil },
+            #expect(try await Poll.until(seconds: 15) { try await Server.message(letter, user: "alice", mailbox: mailbox, on: kind) != nil },
                     "\(mount.text("alice/.log"))")
-            let flags = try await Server.message(letter, user: "alice", mailbox: mailbox)?.flags ?? []
+            let flags = try await Server.message(letter, user: "alice", mailbox: mailbox, on: kind)?.flags ?? []
             #expect(flags.contains("\\Seen"), "\(flags)")
-            #expect(flags.contains("\\Draft") == (kind == "Drafts"), "\(flags)")
-            #expect(try await Server.locate(letter, user: "alice") == [mailbox], "appended once")
+            #expect(flags.contains("\\Draft") == (role == "Drafts"), "\(flags)")
+            #expect(try await Server.locate(letter, user: "alice", on: kind) == [mailbox], "appended once")
             #expect(try await mount.sh("cat '\(directory)/\(letter.fileName)'").output.contains("write-back test"))
         }
     }
@@ -402,17 +408,18 @@ struct WriteBackMountTests {
         }
     }
 
-    @Test("a move the server refuses for good (target deleted by another client: [TRYCREATE]) is reverted at once with the reason")
-    func refusedMoveIsReverted() async throws {
-        try await SharedServers.shared {
-            let (source, target) = (Server.unique("Refused-from"), Server.unique("Refused-to"))
+    @Test("a move the server refuses for good (target deleted by another client: [TRYCREATE]) is reverted at once with the reason",
+          arguments: IMAPServerKind.allCases)
+    func refusedMoveIsReverted(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let (source, target) = (try kind.unique("Refused-from"), try kind.unique("Refused-to"))
             let letter = Letter("Refused move")
-            try await Server.createMailbox("alice", source, target)
-            try await Server.append([letter], user: "alice", mailbox: source)
-            let mount = try MountedMailfs.configured([WriteBackAccount(retryDelaySeconds: 20)])
+            try await Server.createMailbox("alice", source, target, on: kind)
+            try await Server.append([letter], user: "alice", mailbox: source, on: kind)
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind, retryDelaySeconds: 20)])
             try await mount.startAndWait(for: ["alice/\(source)": [letter]])
             #expect(try await mount.waitForDirectory("alice/\(target)"))
-            #expect(try await Server.seed(["delete-mailbox", "--user", "alice", target]).status == 0)
+            #expect(try await Server.seed(["delete-mailbox", "--user", "alice", target], on: kind).status == 0)
 
             let moved = Date()
             let mv = try await mount.sh("mv 'alice/\(source)/\(letter.fileName)' 'alice/\(target)/'")
@@ -425,7 +432,7 @@ struct WriteBackMountTests {
             #expect(error != "none" && (error.contains(target) || error.contains(letter.subject)), "change_error: \(error)")
             #expect(mount.text("alice/.log").contains(target), "\(mount.text("alice/.log"))")
             #expect(mount.pendingChanges("alice") == 0)
-            #expect(try await Server.locate(letter, user: "alice") == [source])
+            #expect(try await Server.locate(letter, user: "alice", on: kind) == [source])
         }
     }
 }

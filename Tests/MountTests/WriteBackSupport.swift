@@ -2,17 +2,21 @@ import Foundation
 import TestSupport
 import Testing
 
-/// One account of the test Dovecot in the config of a write-back mount (IMAP only).
+/// One account of a test IMAP server in the config of a write-back mount (IMAP only).
 struct WriteBackAccount: MountAccount {
-    /// The account's name and the test servers' user (alice, bob, carol, gmail, gmailv).
+    /// The account's name and the server's user (alice, bob, carol, gmail, gmailv; one of `kind.users`).
     var user = "alice"
-    /// nil: the main Dovecot's IMAPS port; `WriteBack.noMovePort` for the server without MOVE.
+    var kind = IMAPServerKind.dovecot
+    /// nil: the kind's IMAPS port; `WriteBack.noMovePort` for the Dovecot without MOVE.
     var imapPort: Int?
     var deleteGuard: Int?
     var retryDelaySeconds: Int?
+    /// The config's `trash_folder` (unprefixed, as the tree shows it).
+    var trashFolder: String?
 
     var toml: String {
         get throws {
+            try #require(try kind.users.contains(user), "\(kind.rawValue) has no user \(user)")
             let prefix = user.uppercased()
             var lines = [
                 "[accounts.\(user)]",
@@ -25,8 +29,8 @@ struct WriteBackAccount: MountAccount {
             if ["gmail", "gmailv"].contains(user) { lines.append("provider = \"gmail\"") }
             if let deleteGuard { lines.append("delete_guard = \(deleteGuard)") }
             if let retryDelaySeconds { lines.append("retry_delay_seconds = \(retryDelaySeconds)") }
-            lines += ["", "[accounts.\(user).imap]", "host = \"127.0.0.1\"",
-                      "port = \(try imapPort ?? OutboxServers.port("IMAPS_PORT"))", ""]
+            if let trashFolder { lines.append("trash_folder = \"\(trashFolder)\"") }
+            lines += ["", "[accounts.\(user).imap]", "host = \"127.0.0.1\"", "port = \(try imapPort ?? kind.port)", ""]
             return lines.joined(separator: "\n")
         }
     }
@@ -75,27 +79,31 @@ struct ServerMessage {
 }
 
 /// The server side of the write-back tests: "a second client" (seed.py) that seeds folders
-/// and checks what the mount did, and the no-MOVE Dovecot's record of what clients sent.
+/// and checks what the mount did on a server of the matrix (`on:`, Dovecot unless named;
+/// mailbox names unprefixed and `/`-separated, as seed.py takes and prints them), and the
+/// no-MOVE Dovecot's record of what clients sent.
 enum WriteBack {
     static func unique(_ prefix: String) -> String {
         "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    static func seed(_ arguments: [String]) async throws -> Shell.Result {
-        try await SyncedMountTests.seed(arguments)
+    /// seed.py `COMMAND ARGS…` on the kind's server.
+    static func seed(_ arguments: [String], on kind: IMAPServerKind = .dovecot) async throws -> Shell.Result {
+        try await SyncedMountTests.seed(Array(arguments.prefix(1)) + kind.seedArguments + arguments.dropFirst())
     }
 
     static var noMovePort: Int {
         get throws { try OutboxServers.port("IMAPS_NOMOVE_PORT") }
     }
 
-    static func createMailbox(_ user: String, _ names: String...) async throws {
-        let result = try await seed(["create-mailbox", "--user", user] + names)
-        #expect(result.status == 0, "create-mailbox \(names): \(result.output)")
+    static func createMailbox(_ user: String, _ names: String..., on kind: IMAPServerKind = .dovecot) async throws {
+        let result = try await seed(["create-mailbox", "--user", user] + names, on: kind)
+        #expect(result.status == 0, "create-mailbox \(names) on \(kind.rawValue): \(result.output)")
     }
 
     /// Appends the letters to `mailbox` in one IMAP session (seed.py append DIR).
-    static func append(_ letters: [Letter], user: String, mailbox: String, flags: String? = nil) async throws {
+    static func append(_ letters: [Letter], user: String, mailbox: String, flags: String? = nil,
+                       on kind: IMAPServerKind = .dovecot) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wb-seed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -104,13 +112,13 @@ enum WriteBack {
                                  atomically: false, encoding: .utf8)
         }
         let result = try await seed(["append", "--user", user, "--mailbox", mailbox] + (flags.map { ["--flags", $0] } ?? [])
-                              + [dir.path])
-        #expect(result.status == 0, "append to \(mailbox): \(result.output)")
+                              + [dir.path], on: kind)
+        #expect(result.status == 0, "append to \(mailbox) on \(kind.rawValue): \(result.output)")
     }
 
     /// The messages of a mailbox; nil when the mailbox does not exist (or the server is down).
-    static func list(_ user: String, _ mailbox: String) async throws -> [ServerMessage]? {
-        let result = try await seed(["list", "--user", user, "--mailbox", mailbox])
+    static func list(_ user: String, _ mailbox: String, on kind: IMAPServerKind = .dovecot) async throws -> [ServerMessage]? {
+        let result = try await seed(["list", "--user", user, "--mailbox", mailbox], on: kind)
         guard result.status == 0 else { return nil }
         return result.lines.compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -121,63 +129,58 @@ enum WriteBack {
     }
 
     /// The message of a mailbox with that Message-ID (the first, if the mailbox has several).
-    static func message(_ letter: Letter, user: String, mailbox: String) async throws -> ServerMessage? {
-        try await list(user, mailbox)?.first { $0.messageID == letter.messageID }
+    static func message(_ letter: Letter, user: String, mailbox: String,
+                        on kind: IMAPServerKind = .dovecot) async throws -> ServerMessage? {
+        try await list(user, mailbox, on: kind)?.first { $0.messageID == letter.messageID }
     }
 
     /// Every mailbox of the account that holds the letter, once per copy, sorted.
-    static func locate(_ letter: Letter, user: String) async throws -> [String] {
-        let result = try await seed(["locate", "--user", user, "--message-id", letter.messageID])
-        #expect(result.status == 0, "locate: \(result.output)")
+    static func locate(_ letter: Letter, user: String, on kind: IMAPServerKind = .dovecot) async throws -> [String] {
+        let result = try await seed(["locate", "--user", user, "--message-id", letter.messageID], on: kind)
+        #expect(result.status == 0, "locate on \(kind.rawValue): \(result.output)")
         return result.lines.compactMap { $0.split(separator: "\t").first.map(String.init) }.sorted()
     }
 
     /// Where the letter is, for failure messages (never throws).
-    static func places(_ letter: Letter, user: String) async -> String {
-        (try? await locate(letter, user: user)).map { "\($0)" } ?? "(locate failed)"
+    static func places(_ letter: Letter, user: String, on kind: IMAPServerKind = .dovecot) async -> String {
+        (try? await locate(letter, user: user, on: kind)).map { "\($0)" } ?? "(locate failed)"
     }
 
     /// How many messages the mailbox has, for failure messages (never throws).
-    static func describeCount(_ user: String, _ mailbox: String) async -> String {
-        (try? await count(user, mailbox)).flatMap { $0 }.map(String.init) ?? "(no count)"
+    static func describeCount(_ user: String, _ mailbox: String, on kind: IMAPServerKind = .dovecot) async -> String {
+        (try? await count(user, mailbox, on: kind)).flatMap { $0 }.map(String.init) ?? "(no count)"
     }
 
     /// How many messages the mailbox has; nil when it does not exist.
-    static func count(_ user: String, _ mailbox: String) async throws -> Int? {
-        let result = try await seed(["count", "--user", user, "--mailbox", mailbox])
+    static func count(_ user: String, _ mailbox: String, on kind: IMAPServerKind = .dovecot) async throws -> Int? {
+        let result = try await seed(["count", "--user", user, "--mailbox", mailbox], on: kind)
         return result.status == 0 ? Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
     }
 
-    static func exists(_ user: String, _ mailbox: String) async throws -> Bool {
-        try await count(user, mailbox) != nil
+    static func exists(_ user: String, _ mailbox: String, on kind: IMAPServerKind = .dovecot) async throws -> Bool {
+        try await count(user, mailbox, on: kind) != nil
     }
 
     /// Whether each mailbox exists, in order.
-    static func existing(_ user: String, _ mailboxes: [String]) async throws -> [Bool] {
+    static func existing(_ user: String, _ mailboxes: [String], on kind: IMAPServerKind = .dovecot) async throws -> [Bool] {
         var answers: [Bool] = []
-        for mailbox in mailboxes { answers.append(try await exists(user, mailbox)) }
+        for mailbox in mailboxes { answers.append(try await exists(user, mailbox, on: kind)) }
         return answers
     }
 
     /// How many copies of each letter each of `mailboxes` holds: [Message-ID: [mailbox]].
-    static func census(_ user: String, _ mailboxes: [String]) async throws -> [String: [String]] {
+    static func census(_ user: String, _ mailboxes: [String], on kind: IMAPServerKind = .dovecot) async throws -> [String: [String]] {
         var places: [String: [String]] = [:]
         for mailbox in mailboxes {
-            for message in try await list(user, mailbox) ?? [] { places[message.messageID, default: []].append(mailbox) }
+            for message in try await list(user, mailbox, on: kind) ?? [] { places[message.messageID, default: []].append(mailbox) }
         }
         return places
     }
 
     /// Waits until the letter is exactly in `mailboxes` (sorted, one entry per copy).
-    static func waitUntil(_ letter: Letter, user: String, isIn mailboxes: [String], seconds: Double = 30) async throws -> Bool {
-        try await Poll.until(seconds: seconds) { try await locate(letter, user: user) == mailboxes.sorted() }
-    }
-
-    /// `ctl.sh STATE stop|start|kill dovecot` (the main instance); its exit status.
-    @discardableResult
-    static func dovecot(_ action: String) async throws -> Int32 {
-        try await ChildProcess("/bin/bash", [try SyncedMountTests.env("CTL"), try SyncedMountTests.env("STATE_DIR"),
-                                             action, "dovecot"], captureOutput: false).terminated()
+    static func waitUntil(_ letter: Letter, user: String, isIn mailboxes: [String], seconds: Double = 30,
+                          on kind: IMAPServerKind = .dovecot) async throws -> Bool {
+        try await Poll.until(seconds: seconds) { try await locate(letter, user: user, on: kind) == mailboxes.sorted() }
     }
 
     /// The commands clients sent to the no-MOVE Dovecot as `user` (rawlog-nomove/*.in), one
@@ -198,14 +201,14 @@ enum WriteBack {
 }
 
 extension MountedMailfs {
-    /// A mount (not started) of `accounts`.
-    /// A fresh folder of alice's (named after `label`) holding `letters`, and a started
-    /// mount of alice's account that lists them.
-    static func aliceFolder(_ label: String, holding letters: [Letter]) async throws -> (MountedMailfs, String) {
-        let folder = WriteBack.unique(label)
-        try await WriteBack.createMailbox("alice", folder)
-        try await WriteBack.append(letters, user: "alice", mailbox: folder)
-        let mount = try configured([WriteBackAccount()])
+    /// A fresh folder of alice's on the kind's server (named after `label`) holding
+    /// `letters`, and a started mount of alice's account that lists them.
+    static func aliceFolder(_ label: String, holding letters: [Letter],
+                            on kind: IMAPServerKind = .dovecot) async throws -> (MountedMailfs, String) {
+        let folder = try kind.unique(label)
+        try await WriteBack.createMailbox("alice", folder, on: kind)
+        try await WriteBack.append(letters, user: "alice", mailbox: folder, on: kind)
+        let mount = try configured([WriteBackAccount(kind: kind)])
         try await mount.startAndWait(for: ["alice/\(folder)": letters])
         return (mount, folder)
     }

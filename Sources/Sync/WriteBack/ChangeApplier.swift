@@ -131,7 +131,7 @@ final class ChangeApplier: Sendable {
                 finished += 1
             case .revert(let reason):
                 let message = row.kind == .append ? keptAppendMessage(row, reason: reason)
-                    : "\(row.kind.rawValue) reverted: \(reason)"
+                    : "\(describe(row)) reverted: \(reason)"
                 activity.log.record("write-back: " + message, level: .error)
                 activity.record(.changeReverted(message))
             case .update(.pending, let attempts, _, _, let error?) where attempts > 0:
@@ -143,10 +143,26 @@ final class ChangeApplier: Sendable {
         if finished > 0 { activity.log.record("write-back: \(finished) change(s) applied") }
     }
 
+    /// The change a refusal reverted, by its folders: the server's reason alone often names
+    /// neither (Cyrus and Courier refuse a move into a folder deleted meanwhile with "NO
+    /// [TRYCREATE] Mailbox does not exist.", where Dovecot names the mailbox).
+    private func describe(_ row: JournalChange) -> String {
+        let path = { (id: Int64?) in id.flatMap { try? self.store.folder(id: $0)?.path } ?? "a folder gone from the store" }
+        switch row.kind {
+        case .move, .copyFromAll: return "\(row.kind.rawValue) from \(path(row.folderId)) to \(path(row.targetFolderId))"
+        case .flag: return "flag \(row.flag ?? "") in \(path(row.folderId))"
+        case .expunge: return "expunge in \(path(row.folderId))"
+        case .archiveToAll: return "archive from \(path(row.folderId)) to All Mail"
+        case .append: return "append to \(path(row.targetFolderId))"
+        case .createFolder: return "createFolder \(row.newPath ?? "")"
+        case .deleteFolder: return "deleteFolder \(row.oldPath ?? "")"
+        case .renameFolder: return "renameFolder \(row.oldPath ?? "") to \(row.newPath ?? "")"
+        }
+    }
+
     /// A refused APPEND's message stays in the store (`JournalFinisher.revert`): where.
     private func keptAppendMessage(_ row: JournalChange, reason: String) -> String {
-        let folder = row.targetFolderId.flatMap { try? store.folder(id: $0)?.path } ?? "its folder"
-        return "append to \(folder) refused: \(reason); the message is not on the server, "
+        "\(describe(row)) refused: \(reason); the message is not on the server, "
             + "kept in \(LostAndFound.path)/"
     }
 }
