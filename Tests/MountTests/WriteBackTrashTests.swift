@@ -66,8 +66,14 @@ struct WriteBackTrashTests {
             try await Server.append([letter], user: "alice", mailbox: folder, on: kind)
             let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
             try await mount.startAndWait(for: ["alice/\(folder)": [letter]])
-            let top = try await mount.listing("alice")
-            #expect(Set(["inbox", "sent", "drafts", "trash", "spam"]).isSubset(of: top), "\(top)")
+            // The folders show as discovery stores them; the account's listing follows the
+            // store within the tree's quiet period, so it is polled, not read once.
+            var top: [String] = []
+            let listed = try await Poll.until(seconds: 15) {
+                top = try await mount.listing("alice")
+                return Set(["inbox", "sent", "drafts", "trash", "spam"]).isSubset(of: top)
+            }
+            #expect(listed, "\(top): \(mount.text("alice/.log"))")
             #expect(!top.contains { $0.hasPrefix("INBOX") }, "\(top)")
 
             let rm = try await mount.sh("rm 'alice/\(folder)/\(letter.fileName)'")

@@ -63,7 +63,7 @@ extension IMAPConnection {
         } catch {
             greeting.fail(error)
             continuation.finish()
-            throw connectError(error, timeouts: timeouts)
+            throw connectError(error, timeouts: timeouts, host: host, port: port)
         }
         let connection = IMAPConnection(channel: channel, events: events, logger: logger)
         try await connection.open(greeting: greeting.futureResult, transport: transport)
@@ -135,8 +135,8 @@ extension IMAPConnection {
         try await capability()
     }
 
-    private static func connectError(_ error: any Error, timeouts: IMAPTimeouts) -> IMAPError {
+    private static func connectError(_ error: any Error, timeouts: IMAPTimeouts, host: String, port: Int) -> IMAPError {
         if let error = error as? ChannelError, case .connectTimeout = error { return .timedOut(timeouts.connect) }
-        return .connectFailed("\(error)")
+        return .connectFailed(ConnectFailure.describe(error, host: host, port: port))
     }
 }

@@ -55,7 +55,7 @@ public enum SMTPClient {
             channel = try await bootstrap.connect(host: endpoint.host, port: endpoint.port).get()
         } catch {
             outcome.fail(error)
-            throw connectError(error, timeouts: timeouts)
+            throw connectError(error, timeouts: timeouts, host: endpoint.host, port: endpoint.port)
         }
         return try await result(of: outcome.futureResult, on: channel)
     }
@@ -98,8 +98,8 @@ public enum SMTPClient {
         }
     }
 
-    private static func connectError(_ error: any Error, timeouts: SMTPTimeouts) -> SMTPError {
+    private static func connectError(_ error: any Error, timeouts: SMTPTimeouts, host: String, port: Int) -> SMTPError {
         if let error = error as? ChannelError, case .connectTimeout = error { return .timedOut(timeouts.connect) }
-        return .connectFailed("\(error)")
+        return .connectFailed(ConnectFailure.describe(error, host: host, port: port))
     }
 }

@@ -23,10 +23,12 @@ struct RealSocketTests {
     func refused() async throws {
         let reserved = try ReservedPort()
         let result = await outcome { try await connectPlain(port: reserved.port) }
-        guard case .connectFailed? = result.imapError else {
+        guard case .connectFailed(let reason)? = result.imapError else {
             Issue.record("expected connectFailed, got \(result)")
             return
         }
+        // What .status shows as the reason the account is offline: the errno's words.
+        #expect(reason == "connection refused (127.0.0.1:\(reserved.port))")
     }
 
     @Test("a server that accepts but never greets times out")
