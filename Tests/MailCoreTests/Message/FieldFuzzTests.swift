@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// Random short strings over the characters the header parsers care about,
@@ -11,7 +12,7 @@ struct FieldFuzzTests {
 
     @Test("every header parser survives random values")
     func parsersSurvive() {
-        var generator = MutationFuzzTests.SeededGenerator(state: 0x6669_656C_64)
+        var generator = SeededGenerator(state: 0x6669_656C_64)
         for _ in 0..<Self.iterations {
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...60, using: &generator) {

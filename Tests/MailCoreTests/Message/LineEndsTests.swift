@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// CR LF line ends before an APPEND (RFC 5322 §2.3, RFC 3501 §6.3.11): a table of the
@@ -20,19 +21,6 @@ struct LineEndsTests {
     ])
     func table(input: String, expected: String) {
         #expect(LineEnds.crlf(Array(input.utf8)) == Array(expected.utf8))
-    }
-
-    /// SplitMix64, as in `MutationFuzzTests`: the same inputs on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D1_049B_1331_11EB
-            return value ^ (value >> 31)
-        }
     }
 
     static func randomInput(using generator: inout SeededGenerator) -> [UInt8] {

@@ -10,19 +10,6 @@ import TestSupport
 struct MutationFuzzTests {
     static let iterations = 3000
 
-    /// SplitMix64: small, fast, and identical on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D1_049B_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     /// Bytes that matter to the parsers, so mutations hit interesting paths.
     static let interesting: [[UInt8]] = ["\r\n", "\n", ":", ";", "=?", "?=", "--", "\"", "(", ")", "<", ">", "=",
                                          "*0*=", "%", "\0", "\u{FF}", "boundary=", "\r\n\r\n", "Content-Type: multipart/"]

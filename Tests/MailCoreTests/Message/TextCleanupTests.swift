@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// The fast paths of the text every stored message goes through (line ends of its bodies,
@@ -7,7 +8,7 @@ import Testing
 struct TextCleanupTests {
     @Test("CR LF and a lone CR become LF, as the byte-by-byte rule has it, on random texts")
     func lineEnds() {
-        var generator = MutationFuzzTests.SeededGenerator(state: 10)
+        var generator = SeededGenerator(state: 10)
         let pieces = ["a", "line", "é", "✓", " ", "\r", "\n", "\r\n", "\r\r\n", "\n\r"]
         for _ in 0..<2000 {
             let text = (0..<Int.random(in: 0...40, using: &generator))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// Deterministic fuzzing: random bytes, random header-ish text and mutations
@@ -8,7 +9,7 @@ import Testing
 @Suite("Outgoing: seeded fuzzing")
 struct OutgoingFuzzTests {
     typealias Fixtures = OutgoingFixtures
-    typealias Generator = MutationFuzzTests.SeededGenerator
+    typealias Generator = SeededGenerator
 
     static let validMessages = [
         "To: Bob <bob@example.org>\nSubject: Lunch?\n\nNoon at the usual place?\n",

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import MailCore
 
 /// Random and mutated queries: the parser never crashes or loops, refuses with an offset
@@ -15,7 +16,7 @@ struct SearchParserFuzzTests {
 
     @Test("every query is parsed or refused, never crashing")
     func randomQueries() {
-        var generator = MutationFuzzTests.SeededGenerator(state: 0x7365_6172_6368)
+        var generator = SeededGenerator(state: 0x7365_6172_6368)
         for iteration in 0..<Self.iterations {
             let query = iteration % 2 == 0 ? Self.random(using: &generator) : Self.mutated(using: &generator)
             check(query)
@@ -33,11 +34,11 @@ struct SearchParserFuzzTests {
         }
     }
 
-    static func random(using generator: inout MutationFuzzTests.SeededGenerator) -> String {
+    static func random(using generator: inout SeededGenerator) -> String {
         String((0..<Int.random(in: 0...48, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? " " })
     }
 
-    static func mutated(using generator: inout MutationFuzzTests.SeededGenerator) -> String {
+    static func mutated(using generator: inout SeededGenerator) -> String {
         var characters = Array(seeds.randomElement(using: &generator) ?? "")
         for _ in 0...Int.random(in: 0...4, using: &generator) {
             let position = Int.random(in: 0...characters.count, using: &generator)
