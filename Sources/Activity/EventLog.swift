@@ -3,7 +3,8 @@ import MailCore
 import Synchronization
 
 /// The last `capacity` sync events of an account, in memory only (FR-SYNC-18: `.log`
-/// never touches disk). Callers must never log secrets; messages are single lines.
+/// never touches disk). Callers must never log secrets. Each message is made one line with
+/// no control character (`TerminalSafeText`): much of it quotes servers and users.
 public final class EventLog: Sendable {
     /// How much an event matters, as `.log` prints it.
     public enum Level: String, Sendable, Equatable {
@@ -25,7 +26,7 @@ public final class EventLog: Sendable {
     }
 
     public func record(_ message: String, level: Level = .info, at date: Date = Date()) {
-        let line = message.replacingOccurrences(of: "\n", with: " ")
+        let line = TerminalSafeText.escaped(message)
         events.withLock { events in
             events.append(Event(date: date, level: level, message: line))
             if events.count > capacity { events.removeFirst(events.count - capacity) }

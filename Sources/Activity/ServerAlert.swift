@@ -3,8 +3,8 @@ import Foundation
 extension AccountActivity {
     /// A server's `[ALERT]` (RFC 3501 §7.1: it MUST be shown to the user): `.status` shows
     /// the last one as `server_alert`, and `.log` records each new text once, not at every
-    /// connection that repeats it. The text is the server's: control characters would
-    /// break `.status`'s one-line values, and its length is bounded.
+    /// connection that repeats it. The text is the server's: its control characters are
+    /// escaped (`TerminalSafeText`) and its length is bounded.
     public func recordServerAlert(_ text: String) {
         let shown = Self.printable(text)
         let isNew = snapshot.serverAlert != shown
@@ -15,10 +15,7 @@ extension AccountActivity {
     static let alertLengthLimit = 500
 
     static func printable(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { scalar -> Character in
-            scalar.properties.generalCategory == .control ? " " : Character(scalar)
-        }
-        let line = String(scalars).trimmingCharacters(in: .whitespaces)
+        let line = TerminalSafeText.escaped(text).trimmingCharacters(in: .whitespaces)
         guard line.count > alertLengthLimit else { return line.isEmpty ? "(empty alert)" : line }
         return String(line.prefix(alertLengthLimit)) + "…"
     }

@@ -54,7 +54,9 @@ public enum StatusReport {
             ("purged_outside_window", String(state.purgedOutsideWindow)),
             ("server_alert", state.serverAlert ?? "none"),
         ] + storageLines(facts.storage)
-        var text = lines.map { "\($0.0): \($0.1)\n" }.joined()
+        // Values quote servers (errors, alerts) and users (refused files): one line each,
+        // nothing a terminal would run.
+        var text = lines.map { "\($0.0): \(TerminalSafeText.escaped($0.1))\n" }.joined()
         text += "\n" + folderTable(facts.folders)
         return text
     }

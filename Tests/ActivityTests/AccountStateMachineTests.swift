@@ -73,7 +73,7 @@ struct AccountStateMachineTests {
             name: "a", address: "a@example.test", provider: .generic, auth: .plain, imap: "", smtp: "none", deleteGuard: 100))
         activity.recordServerAlert("Mailbox\tis 95%\u{1B}[31m full\r\n")
         activity.recordServerAlert("Mailbox\tis 95%\u{1B}[31m full\r\n")
-        #expect(activity.snapshot.serverAlert == "Mailbox is 95% [31m full")
+        #expect(activity.snapshot.serverAlert == "Mailbox\\x09is 95%\\x1B[31m full\\x0D\\x0A")
         #expect(activity.log.snapshot.filter { $0.message.contains("server alert") }.count == 1)
         activity.recordServerAlert(String(repeating: "x", count: 2000))
         #expect(activity.snapshot.serverAlert?.count == AccountActivity.alertLengthLimit + 1)
@@ -106,5 +106,36 @@ struct AccountStateMachineTests {
         #expect(state.outboxError == "a.eml failed: 550 no" && state.changeError == "move reverted: gone")
         #expect(state.lastError == "download failed" && state.purgedOutsideWindow == 5 && state.idle == .active)
         #expect(self.state(after: [.delivered], from: state).outboxError == nil)
+    }
+}
+
+/// `.log` and `.status` quote servers and users: nothing a terminal would run gets through.
+@Suite("Terminal-safe text")
+struct TerminalSafeTextTests {
+    @Test("control characters become \\xHH, the rest is kept", arguments: [
+        ("\u{1B}[2Jboom", "\\x1B[2Jboom"),
+        ("a\nb\rc\td", "a\\x0Ab\\x0Dc\\x09d"),
+        ("\u{7F}\u{85}\u{9B}", "\\x7F\\x85\\x9B"),
+        ("Zoë — Atelier", "Zoë — Atelier"),
+        ("", ""),
+    ])
+    func escapes(input: String, expected: String) {
+        #expect(TerminalSafeText.escaped(input) == expected)
+    }
+
+    @Test(".log and .status hold no control character, whatever was recorded")
+    func logAndStatus() {
+        let log = EventLog()
+        log.record("unknown .control command: \u{1B}]0;pwned\u{7}")
+        #expect(!log.rendered().dropLast().unicodeScalars.contains { TerminalSafeText.isControl($0) })
+        #expect(log.rendered().hasSuffix("unknown .control command: \\x1B]0;pwned\\x07\n"))
+        var state = AccountActivity.State()
+        AccountStateMachine.apply(.syncFailed(reason: "NO \u{1B}[2J gone", connections: ""), to: &state)
+        let profile = AccountProfile(name: "a", address: "a@example.test", provider: .generic, auth: .plain,
+                                     imap: "", smtp: "none", deleteGuard: 100)
+        let status = StatusReport.account(.init(activity: state, profile: profile, lastSync: nil, outbox: (0, 0, 0),
+                                                cacheBytes: 0, cacheLimitBytes: 0, folders: [], journal: (0, 0)))
+        #expect(status.contains("last_error: NO \\x1B[2J gone\n"))
+        #expect(!status.unicodeScalars.contains { $0 == "\u{1B}" })
     }
 }

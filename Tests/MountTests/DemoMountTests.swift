@@ -130,9 +130,14 @@ struct DemoMountTests {
             #expect(status.contains(key), "\(status)")
         }
         #expect(try await mount.sh("cat .status").output.contains("storage: "))
+        // A refused command is quoted in .log with its control bytes escaped: `cat .log`
+        // must not clear the terminal (issue 43 point 8).
+        #expect(try await mount.sh("printf '\\033[2Jboom\\n' > demo/.control").status != 0)
         let log = try await mount.sh("cat demo/.log")
         #expect(log.output.contains("sync: offline account"))
         #expect(log.output.contains("unknown .control command"))
+        #expect(!log.output.unicodeScalars.contains("\u{1B}"), "no escape byte in .log: \(log.output.debugDescription)")
+        #expect(log.output.contains("\\x1B[2Jboom"), "\(log.output)")
         // Folders take messages (APPEND); a file that is not one fails at close(), which
         // cp reports; views take nothing at all.
         #expect(try await mount.sh("echo x > ../x.eml && cp ../x.eml demo/inbox/new.eml").status != 0)

@@ -24,10 +24,10 @@ struct ServerAlertMountTests {
             let mount = try MountedMailfs.configured([WriteBackAccount(kind: .cyrus)])
             try await mount.start()
             #expect(try await mount.waitForIdle("alice"), "\(mount.text("alice/.status"))")
-            try await expect(Poll.until(seconds: 20) { mount.status("server_alert", of: "alice") == notice },
+            try await expect(Poll.until(seconds: 20) { mount.status("server_alert", of: "alice") == notice + "\\x07" },
                              orExplain: { "server_alert: \(mount.status("server_alert", of: "alice") ?? "(no key)"); "
                                  + "\(mount.text("alice/.log"))" })
-            let logged = mount.text("alice/.log").split(separator: "\n").filter { $0.contains("server alert: \(notice)") }
+            let logged = mount.text("alice/.log").split(separator: "\n").filter { $0.contains("server alert: \(notice)\\x07") }
             #expect(logged.count == 1, "one .log line however many connections logged in: \(logged)")
         }
     }
