@@ -29,11 +29,13 @@ struct IdleMonitor: Sendable {
     static let firstBackoff: Duration = .seconds(2)
     static let maxBackoff: Duration = .seconds(60)
     static let unreachableRetry: Duration = .seconds(5)
+    static let unreachableLogEvery = 12
 
     /// Runs until the task is cancelled.
     func run() async {
         var backoff = Self.firstBackoff
         var afterLoss = false
+        var unreachableAttempts = 0
         while !Task.isCancelled {
             await global.acquire()
             let outcome = await session(catchingUp: afterLoss)
@@ -45,11 +47,17 @@ struct IdleMonitor: Sendable {
                 afterLoss = true
                 activity.record(.idleChanged(.reconnecting))
                 activity.record(.serverUnreachable(reason: reason))
-                activity.log.record("IDLE: the server cannot be reached (\(reason)); trying again in \(Self.unreachableRetry)",
-                                    level: .warning)
+                // A line a minute while it lasts: an outage of hours must not push every
+                // other event out of the 500 lines of `.log`.
+                if unreachableAttempts % Self.unreachableLogEvery == 0 {
+                    activity.log.record("IDLE: the server cannot be reached (\(reason)); trying every \(Self.unreachableRetry)",
+                                        level: .warning)
+                }
+                unreachableAttempts += 1
                 try? await Task.sleep(for: Self.unreachableRetry)
             case .failed(let reason, let established):
                 afterLoss = true
+                unreachableAttempts = 0
                 if established { backoff = Self.firstBackoff }
                 activity.record(.idleChanged(.reconnecting))
                 activity.log.record("IDLE connection lost (\(reason)); reconnecting in \(backoff)", level: .warning)
