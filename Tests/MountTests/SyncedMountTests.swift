@@ -20,12 +20,9 @@ struct SyncedMountTests {
           arguments: IMAPServerKind.allCases)
     func liveSync(kind: IMAPServerKind) async throws {
         try await kind.shared {
-            let folder = try kind.unique("Live")
             let synced = Letter.many("Synced \(kind.rawValue)", 3)
-            try await Server.createMailbox("bob", folder, on: kind)
-            try await Server.append(synced, user: "bob", mailbox: folder, on: kind)
-            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob", kind: kind)])
-            try await mount.startAndWait(for: ["bob/\(folder)": synced], account: "bob")
+            let (mount, folder) = try await MountedMailfs.seededFolder(
+                "Live", holding: synced, account: WriteBackAccount(user: "bob", kind: kind))
             #expect(try await mount.sh("ls").lines.contains("bob"))
             let status = mount.text("bob/.status")
             #expect(status.contains("online: yes") && !status.contains("last_sync: never"), "\(status)")

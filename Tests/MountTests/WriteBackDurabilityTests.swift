@@ -96,12 +96,9 @@ struct WriteBackDurabilityTests {
           arguments: IMAPServerKind.allCases)
     func guardHoldsThenConfirms(kind: IMAPServerKind) async throws {
         try await kind.shared {
-            let folder = try kind.unique("Guard")
             let letters = Letter.many("Guarded", 15)
-            try await Server.createMailbox("bob", folder, on: kind)
-            try await Server.append(letters, user: "bob", mailbox: folder, on: kind)
-            let mount = try MountedMailfs.configured([WriteBackAccount(user: "bob", kind: kind, deleteGuard: 5)])
-            try await mount.startAndWait(for: ["bob/\(folder)": letters], account: "bob")
+            let (mount, folder) = try await MountedMailfs.seededFolder(
+                "Guard", holding: letters, account: WriteBackAccount(user: "bob", kind: kind, deleteGuard: 5))
 
             let rm = try await mount.sh("rm 'bob/\(folder)'/*.eml")
             #expect(rm.status == 0, "\(rm.output)")

@@ -205,11 +205,18 @@ extension MountedMailfs {
     /// `letters`, and a started mount of alice's account that lists them.
     static func aliceFolder(_ label: String, holding letters: [Letter],
                             on kind: IMAPServerKind = .dovecot) async throws -> (MountedMailfs, String) {
-        let folder = try kind.unique(label)
-        try await WriteBack.createMailbox("alice", folder, on: kind)
-        try await WriteBack.append(letters, user: "alice", mailbox: folder, on: kind)
-        let mount = try configured([WriteBackAccount(kind: kind)])
-        try await mount.startAndWait(for: ["alice/\(folder)": letters])
+        try await seededFolder(label, holding: letters, account: WriteBackAccount(kind: kind))
+    }
+
+    /// A fresh folder of the account's user on its server (named after `label`) holding
+    /// `letters`, and a started mount of that account alone that lists them.
+    static func seededFolder(_ label: String, holding letters: [Letter],
+                             account: WriteBackAccount) async throws -> (MountedMailfs, String) {
+        let folder = try account.kind.unique(label)
+        try await WriteBack.createMailbox(account.user, folder, on: account.kind)
+        try await WriteBack.append(letters, user: account.user, mailbox: folder, on: account.kind)
+        let mount = try configured([account])
+        try await mount.startAndWait(for: ["\(account.user)/\(folder)": letters], account: account.user)
         return (mount, folder)
     }
 

@@ -61,11 +61,7 @@ struct WriteBackTrashTests {
     func trashByNameAndPrefix(kind: IMAPServerKind) async throws {
         try await kind.shared {
             let letter = Letter("Named trash \(kind.rawValue)")
-            let folder = try kind.unique("Work")
-            try await Server.createMailbox("alice", folder, on: kind)
-            try await Server.append([letter], user: "alice", mailbox: folder, on: kind)
-            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
-            try await mount.startAndWait(for: ["alice/\(folder)": [letter]])
+            let (mount, folder) = try await MountedMailfs.aliceFolder("Work", holding: [letter], on: kind)
             // The folders show as discovery stores them; the account's listing follows the
             // store within the tree's quiet period, so it is polled, not read once.
             var top: [String] = []
