@@ -143,18 +143,10 @@ cyrus_start() {
 
 # $1 instance: the pid of that Cyrus master if it runs, else nothing.
 cyrus_pid() {
-    local pid
-    pid="$(cat "$STATE/$1/master.pid" 2>/dev/null || true)"
-    [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] &&
-        tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "-C $STATE/$1/imapd.conf" &&
-        echo "$pid"
-    return 0
+    master_pid "$STATE/$1/master.pid" "-C $STATE/$1/imapd.conf"
 }
 
 # $1 instance, $2 stop_master or kill_master.
 cyrus_end() {
-    local pid
-    pid="$(cyrus_pid "$1")"
-    [ -z "$pid" ] || "$2" "$pid"
-    rm -f "$STATE/$1/master.pid"
+    end_master "$STATE/$1/master.pid" "-C $STATE/$1/imapd.conf" "$2"
 }

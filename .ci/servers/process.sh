@@ -8,14 +8,30 @@ STOP_TIMEOUT_SECONDS=10
 # Courier): MAILFS_SERVERS_ROOT is the tree cyrus.conf and courier-ns.sh run them from.
 MAILFS_SERVERS_ROOT="${MAILFS_SERVERS_ROOT:-/var/cache/mailfs-servers/root}"
 
-# $1 instance: the pid of that Dovecot master if it runs, else nothing.
-dovecot_pid() {
+# $1 pid file, $2 text the process's command line holds: the pid in the file if that
+# process runs with that command line, else nothing (a stale file may name a reused pid).
+master_pid() {
     local pid
-    pid="$(cat "$STATE/dovecot/$1/master.pid" 2>/dev/null || true)"
+    pid="$(cat "$1" 2>/dev/null || true)"
     [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] &&
-        tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "-c $STATE/dovecot/$1.conf" &&
+        tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$2" &&
         echo "$pid"
     return 0
+}
+
+# $1 pid file, $2 command-line text (as master_pid), $3 stop_master or kill_master: ends
+# that master and removes its pid file: a new master refuses to start while the pid in it
+# exists, and an unreaped zombie still exists.
+end_master() {
+    local pid
+    pid="$(master_pid "$1" "$2")"
+    [ -z "$pid" ] || "$3" "$pid"
+    rm -f "$1"
+}
+
+# $1 instance: the pid of that Dovecot master if it runs, else nothing.
+dovecot_pid() {
+    master_pid "$STATE/dovecot/$1/master.pid" "-c $STATE/dovecot/$1.conf"
 }
 
 # The pid of the Postfix master if it runs, else nothing (Postfix pads its pid file).
@@ -27,13 +43,9 @@ postfix_pid() {
     return 0
 }
 
-# $1 instance, $2 stop_master or kill_master: ends that Dovecot. Its pid file goes too: a new
-# Dovecot refuses to start while the pid in it exists, and an unreaped zombie still exists.
+# $1 instance, $2 stop_master or kill_master: ends that Dovecot (and its pid file).
 dovecot_end() {
-    local pid
-    pid="$(dovecot_pid "$1")"
-    [ -z "$pid" ] || "$2" "$pid"
-    rm -f "$STATE/dovecot/$1/master.pid"
+    end_master "$STATE/dovecot/$1/master.pid" "-c $STATE/dovecot/$1.conf" "$2"
 }
 
 # $1 pid: true while that process exists (a zombie counts as gone).
