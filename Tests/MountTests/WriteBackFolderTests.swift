@@ -40,6 +40,36 @@ struct WriteBackFolderTests {
         }
     }
 
+    /// A name this server refuses: Dovecot forbids `.` in names ([CANNOT]); on Cyrus with
+    /// Debian's namespace and on Courier `.` is the delimiter (refused before any CREATE);
+    /// Cyrus with `/` refuses `%` (a bare NO).
+    static func refusedName(_ kind: IMAPServerKind) -> String {
+        WriteBack.unique(kind == .cyrusalt ? "v9%9" : "v9.9")
+    }
+
+    @Test("mkdir and mv to a name the server refuses fail (EINVAL, EPERM), the reason in .log; nothing is retried or left",
+          arguments: IMAPServerKind.allCases)
+    func refusedNames(kind: IMAPServerKind) async throws {
+        try await kind.shared {
+            let mount = try MountedMailfs.configured([WriteBackAccount(kind: kind)])
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"))
+            let (refused, kept) = (Self.refusedName(kind), try kind.unique("Kept"))
+
+            let mkdir = try await mount.sh("mkdir 'alice/\(refused)'")
+            #expect(mkdir.status != 0 && mkdir.output.contains("Invalid argument"), "\(mkdir.output)\n\(mount.text("alice/.log"))")
+            #expect(try await !mount.listing("alice").contains(refused))
+            #expect(mount.text("alice/.log").contains(refused), "\(mount.text("alice/.log"))")
+
+            let mv = try await mount.sh("mkdir 'alice/\(kept)' && mv 'alice/\(kept)' 'alice/\(refused)'")
+            #expect(mv.status != 0 && mv.output.contains("Operation not permitted"), "\(mv.output)\n\(mount.text("alice/.log"))")
+            let listing = try await mount.listing("alice")
+            #expect(listing.contains(kept) && !listing.contains(refused), "\(listing)")
+            #expect(mount.pendingChanges("alice") == 0, "a refused name is not retried")
+            #expect(try await Server.existing("alice", [kept, refused], on: kind) == [true, false])
+        }
+    }
+
     @Test("rmdir of a folder with messages fails with ENOTEMPTY and changes nothing")
     func rmdirNotEmpty() async throws {
         try await SharedServers.shared {

@@ -144,7 +144,7 @@ struct AccountNamespaceTests {
             ("Projects", "INBOX.Projects"), ("Sent (folder)", "INBOX.Sent"), ("A", "mailfs-hierarchy:A"),
         ]
         func name(_ path: String, _ namespace: AccountNamespace = courier) -> String? {
-            FolderServerName.name(forPath: path, folders: folders, namespace: namespace)
+            try? FolderServerName.name(forPath: path, folders: folders, namespace: namespace)
         }
         #expect(name("X") == "INBOX.X")
         #expect(name("Projects/2026") == "INBOX.Projects.2026")
@@ -156,5 +156,24 @@ struct AccountNamespaceTests {
         #expect(name("Entwürfe") == "INBOX.Entw&APw-rfe")
         #expect(name("X", AccountNamespace(prefix: "", delimiter: "/")) == "X")
         #expect(name("") == nil)
+    }
+
+    @Test("a new folder name holding the server's delimiter is refused, not made into two levels")
+    func delimiterInName() {
+        let cyrus = AccountNamespace(prefix: "INBOX.", delimiter: ".")
+        let folders: [(path: String, imapPath: String)] = [("Projects", "INBOX.Projects")]
+        func refusal(_ path: String, _ namespace: AccountNamespace = cyrus) -> FolderServerName.Refusal? {
+            do {
+                _ = try FolderServerName.name(forPath: path, folders: folders, namespace: namespace)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(refusal("v9.9") == .holdsDelimiter(component: "v9.9", delimiter: "."))
+        #expect(refusal("Projects/v1.2") == .holdsDelimiter(component: "v1.2", delimiter: "."))
+        #expect(refusal("v9.9", AccountNamespace(prefix: "", delimiter: "/")) == nil)
+        #expect(refusal("") == .empty)
+        #expect(refusal("v9_9") == nil)
     }
 }

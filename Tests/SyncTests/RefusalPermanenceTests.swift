@@ -28,9 +28,11 @@ struct RefusalPermanenceTests {
         #expect(!RefusalPermanence.isPermanent(failure("UID STORE", .no, .other(name: name, text: nil))))
     }
 
-    @Test("an APPEND's bare NO is about the message (Cyrus: bare newlines); other commands' bare NO is retried")
+    @Test("a bare NO to APPEND, CREATE or RENAME is about what it names (a message, a name); to others it is retried")
     func bareNo() {
         #expect(RefusalPermanence.isPermanent(failure("APPEND", .no, nil, "Message contains bare newlines")))
+        #expect(RefusalPermanence.isPermanent(failure("CREATE", .no, nil, "Invalid mailbox name")))
+        #expect(RefusalPermanence.isPermanent(failure("RENAME", .no, nil, "Invalid mailbox name.")))
         #expect(!RefusalPermanence.isPermanent(failure("DELETE", .no, nil, "Cannot delete currently-open folder")))
         #expect(!RefusalPermanence.isPermanent(failure("UID MOVE", .no, nil, "Mailbox is locked")))
     }

@@ -33,6 +33,11 @@ extension MailTree {
         case .message(let emailId):
             try moveMessage(emailId, name: name, from: parent, to: newParent, newName: newName)
         case .folder(let folderId):
+            // A rename the server refused was recorded, then reverted: both listings changed twice.
+            defer {
+                listings.forget(parent)
+                listings.forget(newParent)
+            }
             try renameFolder(folderId, to: newParent, newName: newName)
         default:
             throw FSError(EPERM)
@@ -93,6 +98,14 @@ extension MailTree {
               let id = folder.id else { throw FSError(EEXIST) }
         listings.forget(parent)
         writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        let taken = awaitServer(folderId: id, accountId: accountId) { folder in
+            guard let folder else { return false }
+            return folder.localState == nil ? true : nil
+        }
+        guard taken != false else {
+            listings.forget(parent)
+            throw FSError(EINVAL)
+        }
         return directoryAttributes(.folder(id))
     }
 
@@ -115,6 +128,41 @@ extension MailTree {
         let context = try writeContext(accountId)
         try journalCall { try store.recordRenameFolder(folderId: folderId, to: path, context: context) }
         writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        let taken = awaitServer(folderId: folderId, accountId: accountId) { folder in
+            guard let folder, folder.localState == nil else { return nil }
+            return folder.path == path
+        }
+        // EPERM, not mkdir's EINVAL: mv takes EINVAL from rename for "a subdirectory of
+        // itself" or an unsupported flag, and says so (and tries again) instead.
+        guard taken != false else { throw FSError(EPERM) }
+    }
+
+    /// How long `mkdir` and `mv` of a folder wait for the server's verdict.
+    static let folderVerdictWait = Duration.seconds(10)
+
+    /// Waits on this FUSE thread (`RequestLoop` hands receiving to another meanwhile), while
+    /// the account is online and for `folderVerdictWait` at most, for the server to take or
+    /// refuse a folder's CREATE or RENAME: a name the server refuses (each server forbids
+    /// other characters, and says so only when asked) then fails the system call with
+    /// EINVAL, with the server's words in `.log`, instead of the folder vanishing a moment
+    /// after `mkdir` said yes. Offline, or with a slow server, the journal's promise stands:
+    /// the change is applied when it can be. `verdict` reads the folder's row: true taken,
+    /// false refused, nil not yet; the result is nil when no verdict came in time.
+    private func awaitServer(folderId: Int64, accountId: Int64,
+                             verdict: (FolderRecord?) -> Bool?) -> Bool? {
+        guard accounts.activity(accountId: accountId)?.snapshot.online == true else { return nil }
+        let deadline = ContinuousClock.now + Self.folderVerdictWait
+        while ContinuousClock.now < deadline {
+            let folder: FolderRecord?
+            do {
+                folder = try store.folder(id: folderId)
+            } catch {
+                return nil  // The store answers the next read; the journal keeps the change.
+            }
+            if let taken = verdict(folder) { return taken }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
     }
 
     /// The account and tree path of a new folder `name` under `parent` (an account or a

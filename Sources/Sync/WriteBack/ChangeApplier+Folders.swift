@@ -43,9 +43,10 @@ extension ChangeApplier {
     private func serverName(forPath path: String, namespace: AccountNamespace) throws -> String {
         guard let accountId = try store.account(named: account.name)?.id else { throw Refusal(reason: "no account") }
         let folders = try store.folders(accountId: accountId).map { (path: $0.path, imapPath: $0.imapPath) }
-        guard let name = FolderServerName.name(forPath: path, folders: folders, namespace: namespace) else {
-            throw Refusal(reason: "empty folder name")
+        do {
+            return try FolderServerName.name(forPath: path, folders: folders, namespace: namespace)
+        } catch {
+            throw Refusal(reason: error.description, permanent: true)
         }
-        return name
     }
 }

@@ -17,10 +17,13 @@ import Store
 ///   row changes (Cyrus: `NO Message contains bare newlines`; Dovecot: `NO Mail too
 ///   large`). The one such NO that was about the session (Courier's `Current box is
 ///   selected READ-ONLY`) no longer happens: the connection closes the mailbox first.
+/// - A CREATE's or RENAME's NO with no code or an unknown one: RFC 3501 §6.3.3 and §6.3.5
+///   give the name as its cause, and servers forbid different characters without saying
+///   which (Cyrus and Courier: a bare `NO Invalid mailbox name`); waiting changes no name.
 ///
 /// Everything else is retried: `[UNAVAILABLE]`, `[INUSE]`, `[SERVERBUG]`,
-/// `[EXPUNGEISSUED]`, `[CORRUPTION]` say so, and a bare NO to STORE, MOVE, COPY,
-/// CREATE, RENAME or DELETE may be a lock or a race with another client.
+/// `[EXPUNGEISSUED]`, `[CORRUPTION]` say so, and a bare NO to STORE, MOVE, COPY or
+/// DELETE may be a lock or a race with another client.
 enum RefusalPermanence {
     static func isPermanent(_ failure: CommandFailure) -> Bool {
         if failure.status == .bad { return true }
@@ -28,7 +31,7 @@ enum RefusalPermanence {
         case .tryCreate?, .parse?: return true
         case .other(let name, _)? where permanentCodes.contains(name.uppercased()): return true
         case .other(let name, _)? where transientCodes.contains(name.uppercased()): return false
-        default: return failure.command == "APPEND"
+        default: return namedCauseCommands.contains(failure.command)
         }
     }
 
@@ -41,5 +44,7 @@ enum RefusalPermanence {
     static let permanentCodes: Set<String> = [
         "NONEXISTENT", "CANNOT", "LIMIT", "OVERQUOTA", "NOPERM", "ALREADYEXISTS", "CLIENTBUG",
     ]
+    /// Commands whose bare NO is about what they name, not the moment.
+    static let namedCauseCommands: Set<String> = ["APPEND", "CREATE", "RENAME"]
     static let transientCodes: Set<String> = ["UNAVAILABLE", "INUSE", "SERVERBUG", "EXPUNGEISSUED", "CORRUPTION"]
 }
