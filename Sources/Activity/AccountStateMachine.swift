@@ -6,12 +6,17 @@
 ///
 /// A full sync: connecting -> authenticating -> syncingFolders -> syncingHeaders (per
 /// folder, with indexing when threads are recomputed: after a folder that changed, or at
-/// the cycle's end) -> idle, or error from any step.
+/// the cycle's end) -> idle, or error from any step. The phase and the progress belong to
+/// the full sync alone: work beside it (a write-back batch, one folder's sync, a download)
+/// opens connections without naming a phase, so nothing else can leave one behind. The
+/// connections line belongs to the pool, which names every change of it.
 public enum AccountStateMachine {
     public enum Event: Sendable, Equatable {
-        /// Opening a connection, then logging in; `connections` is the pool's status line.
-        case connecting(connections: String)
-        case authenticating(connections: String)
+        /// The full sync opens a connection, then logs in.
+        case connecting
+        case authenticating
+        /// The pool's status line changed (a connection taken, given back, opened, closed).
+        case connectionsChanged(String)
         /// A connection attempt failed and will be retried.
         case connectionRetry(reason: String)
         /// The server cannot be reached at all (refused, timed out, reset before login).
@@ -27,9 +32,9 @@ public enum AccountStateMachine {
         /// Every folder was visited.
         case foldersDone(Int)
         /// The cycle ended; `failedFolders` are "path: reason" of folders skipped this time.
-        case synced(failedFolders: [String], connections: String)
+        case synced(failedFolders: [String])
         /// The cycle ended early: nothing synced after this.
-        case syncFailed(reason: String, connections: String)
+        case syncFailed(reason: String)
         /// One folder alone was synced (IDLE news, a Sent copy filed).
         case folderSynced
         case idleChanged(IdleStatus)
@@ -53,12 +58,12 @@ public enum AccountStateMachine {
 
     public static func apply(_ event: Event, to state: inout AccountActivity.State) {
         switch event {
-        case .connecting(let connections):
+        case .connecting:
             state.phase = .connecting
-            state.connections = connections
-        case .authenticating(let connections):
+        case .authenticating:
             state.phase = .authenticating
-            state.connections = connections
+        case .connectionsChanged(let line):
+            state.connections = line
         case .connectionRetry(let reason), .serverUnreachable(let reason):
             state.online = false
             state.lastError = reason
@@ -74,17 +79,16 @@ public enum AccountStateMachine {
             state.phase = .indexing
         case .foldersDone(let count):
             state.progress = "\(count)/\(count) folders"
-        case .synced(let failed, let connections):
+        case .synced(let failed):
             state.online = true
             state.phase = .idle
             state.progress = "none"
             state.lastError = failed.isEmpty ? nil : "\(failed.count) folders failed: " + failed.joined(separator: "; ")
-            state.connections = connections
-        case .syncFailed(let reason, let connections):
+        case .syncFailed(let reason):
             state.online = false
             state.phase = .error
+            state.progress = "none"
             state.lastError = reason
-            state.connections = connections
         case .folderSynced:
             guard !syncing.contains(state.phase) else { return }
             state.phase = .idle

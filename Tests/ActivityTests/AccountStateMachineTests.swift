@@ -16,11 +16,10 @@ struct AccountStateMachineTests {
         var state = AccountActivity.State()
         var phases: [SyncPhase] = []
         let events: [AccountStateMachine.Event] = [
-            .connecting(connections: "1 active, 5 max, 0 idle, 0 waiting"),
-            .authenticating(connections: "1 active, 5 max, 0 idle, 0 waiting"),
+            .connecting, .connectionsChanged("1 active, 5 max, 0 idle, 0 waiting"), .authenticating,
             .listingFolders, .folderStarted(index: 0, of: 2), .messagesFetched(200, of: 350, folder: 0, folders: 2),
             .indexing, .folderStarted(index: 1, of: 2), .foldersDone(2),
-            .synced(failedFolders: [], connections: "0 active, 5 max, 1 idle, 0 waiting"),
+            .connectionsChanged("0 active, 5 max, 1 idle, 0 waiting"), .synced(failedFolders: []),
         ]
         for event in events {
             AccountStateMachine.apply(event, to: &state)
@@ -40,19 +39,19 @@ struct AccountStateMachineTests {
 
     @Test("failed folders leave the account idle with the reasons; a failed cycle is an offline error")
     func failures() {
-        let partial = state(after: [.synced(failedFolders: ["A: gone", "B: refused"], connections: "")])
+        let partial = state(after: [.synced(failedFolders: ["A: gone", "B: refused"])])
         #expect(partial.phase == .idle && partial.online)
         #expect(partial.lastError == "2 folders failed: A: gone; B: refused")
-        let failed = state(after: [.listingFolders, .syncFailed(reason: "authentication failed: no", connections: "")])
+        let failed = state(after: [.listingFolders, .syncFailed(reason: "authentication failed: no")])
         #expect(failed.phase == .error && !failed.online && failed.lastError == "authentication failed: no")
-        let recovered = state(after: [.synced(failedFolders: [], connections: "")], from: failed)
+        let recovered = state(after: [.synced(failedFolders: [])], from: failed)
         #expect(recovered.phase == .idle && recovered.online && recovered.lastError == nil)
     }
 
     @Test("a retried connection shows its reason without leaving the phase, and the account offline")
     func retry() {
         let online = state(after: [.listingFolders])
-        let state = state(after: [.connecting(connections: ""), .connectionRetry(reason: "refused; next attempt in 4 s")],
+        let state = state(after: [.connecting, .connectionRetry(reason: "refused; next attempt in 4 s")],
                           from: online)
         #expect(state.phase == .connecting && state.lastError == "refused; next attempt in 4 s")
         #expect(!state.online)
@@ -60,7 +59,7 @@ struct AccountStateMachineTests {
 
     @Test("an unreachable server says offline with the reason; IDLE active again says online")
     func unreachable() {
-        let synced = state(after: [.synced(failedFolders: [], connections: ""), .idleChanged(.active)])
+        let synced = state(after: [.synced(failedFolders: []), .idleChanged(.active)])
         let down = state(after: [.idleChanged(.reconnecting), .serverUnreachable(reason: "connection refused")], from: synced)
         #expect(!down.online && down.lastError == "connection refused" && down.idle == .reconnecting)
         let back = state(after: [.idleChanged(.active)], from: down)
@@ -93,7 +92,7 @@ struct AccountStateMachineTests {
 
     @Test("a one-folder sync ending after an error shows the account idle again")
     func folderSyncAfterError() {
-        let failed = state(after: [.syncFailed(reason: "connection reset", connections: "")])
+        let failed = state(after: [.syncFailed(reason: "connection reset")])
         #expect(state(after: [.folderSynced], from: failed).phase == .idle)
     }
 
@@ -130,7 +129,7 @@ struct TerminalSafeTextTests {
         #expect(!log.rendered().dropLast().unicodeScalars.contains { TerminalSafeText.isControl($0) })
         #expect(log.rendered().hasSuffix("unknown .control command: \\x1B]0;pwned\\x07\n"))
         var state = AccountActivity.State()
-        AccountStateMachine.apply(.syncFailed(reason: "NO \u{1B}[2J gone", connections: ""), to: &state)
+        AccountStateMachine.apply(.syncFailed(reason: "NO \u{1B}[2J gone"), to: &state)
         let profile = AccountProfile(name: "a", address: "a@example.test", provider: .generic, auth: .plain,
                                      imap: "", smtp: "none", deleteGuard: 100)
         let status = StatusReport.account(.init(activity: state, profile: profile, lastSync: nil, outbox: (0, 0, 0),

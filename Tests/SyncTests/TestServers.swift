@@ -130,6 +130,12 @@ final class SyncHarness: Sendable {
     }
 
     func state(_ account: String) -> AccountActivity.State { activity(account).snapshot }
+
+    /// Logs out of the account's pooled connections, so the next work opens a fresh one
+    /// (as after the server closed idle sessions).
+    func dropPooledConnections(_ account: String) async throws {
+        await (try #require(coordinator.accounts[account])).synchronizer.pool.drain()
+    }
     func log(_ account: String) -> String { activity(account).log.rendered() }
 
     /// Whether the last sync failed nowhere, or only in folders other than `mine`: alice's

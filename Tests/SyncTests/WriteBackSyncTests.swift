@@ -147,5 +147,20 @@ struct WriteBackSyncTests {
             try await harness.expectAgreement("work", user: "alice", folder: folder)
         }
     }
-}
 
+    @Test("a write-back batch on a fresh connection leaves .status idle, and its connection counted as idle")
+    func writeBackLeavesStatusIdle() async throws {
+        try await SharedServers.shared {
+            let (folder, ids) = try await seededFolder("WBStatus", count: 1)
+            let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
+            await harness.sync("work")
+            try await harness.dropPooledConnections("work")
+            let chosen = try email(harness, folder, messageId: ids[0])
+            try harness.store.changeFlag(.flagged, to: true, emailId: chosen, context: try context(harness))
+            #expect(await harness.coordinator.applyJournal(account: "work"))
+            let state = harness.state("work")
+            #expect(state.phase == .idle && state.progress == "none", "\(state)")
+            #expect(state.connections.hasPrefix("0 active,") && state.connections.contains(" 1 idle,"), "\(state.connections)")
+        }
+    }
+}

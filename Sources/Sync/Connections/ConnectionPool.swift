@@ -4,18 +4,21 @@ import Synchronization
 /// The IMAP connections of one account (FR-SYNC-09): at most `maxConnections` open,
 /// reused across operations; callers queue when all are busy. Every connection also
 /// holds a permit of the process-wide limit (FR-SYNC-16: 30 in all), so one account can
-/// never starve the others of more than its own share.
+/// never starve the others of more than its own share. The pool owns the connections
+/// line of `.status`: `changed` hears the new line after every change.
 final class ConnectionPool: Sendable {
     let maxConnections: Int
     private let permits: AsyncSemaphore
     private let global: AsyncSemaphore
     private let idle = Mutex<[IMAPConnection]>([])
     private let active = Mutex(0)
+    private let changed: @Sendable (String) -> Void
 
-    init(maxConnections: Int, global: AsyncSemaphore) {
+    init(maxConnections: Int, global: AsyncSemaphore, changed: @escaping @Sendable (String) -> Void = { _ in }) {
         self.maxConnections = maxConnections
         permits = AsyncSemaphore(permits: maxConnections)
         self.global = global
+        self.changed = changed
     }
 
     /// Runs `body` with a connection: an idle one when there is one, else a new one from
@@ -29,8 +32,8 @@ final class ConnectionPool: Sendable {
     ) async throws -> T {
         await permits.acquire()
         defer { permits.release() }
-        active.withLock { $0 += 1 }
-        defer { active.withLock { $0 -= 1 } }
+        setActive(by: 1)
+        defer { setActive(by: -1) }
         if let reused = await liveIdleConnection() {
             do {
                 return try await run(body, on: reused)
@@ -49,8 +52,14 @@ final class ConnectionPool: Sendable {
         return try await run(body, on: fresh)
     }
 
+    private func setActive(by delta: Int) {
+        active.withLock { $0 += delta }
+        changed(statusLine)
+    }
+
     /// An idle connection whose socket is still open; closed ones give back their permit.
     private func liveIdleConnection() async -> IMAPConnection? {
+        defer { changed(statusLine) }
         while let candidate = idle.withLock({ $0.popLast() }) {
             if candidate.isOpen { return candidate }
             await candidate.close()
@@ -83,6 +92,7 @@ final class ConnectionPool: Sendable {
             await connection.logout()
             global.release()
         }
+        changed(statusLine)
     }
 
     /// `2 active, 5 max, 1 idle, 0 waiting` for `.status`.

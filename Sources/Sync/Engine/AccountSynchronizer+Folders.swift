@@ -13,7 +13,7 @@ extension AccountSynchronizer {
     /// no connection at all, ends the cycle.
     func syncFolders(accountId: Int64) async throws -> [String] {
         activity.record(.listingFolders)
-        let folders = try await pool.withConnection(open: openConnection) { connection in
+        let folders = try await pool.withConnection(open: openCycleConnection) { connection in
             try await self.discoverFolders(over: connection, accountId: accountId)
         }
         var failures: [String] = []
@@ -53,9 +53,9 @@ extension AccountSynchronizer {
     private func syncCycleFolder(_ folder: FolderRecord, accountId: Int64, index: Int,
                                  total: Int) async throws -> (failure: String?, changedThreads: Bool) {
         do {
-            let synchronizer = synchronizer(accountId: accountId, index: index, total: total)
+            let synchronizer = synchronizer(accountId: accountId, cyclePosition: (index, total))
             let gate = mailboxGate
-            let result = try await pool.withConnection(open: openConnection) { connection in
+            let result = try await pool.withConnection(open: openCycleConnection) { connection in
                 try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
             }
             if result.changedMessages {
@@ -102,7 +102,7 @@ extension AccountSynchronizer {
             let accountId = try resolveAccountId()
             guard let folder = try store.folders(accountId: accountId).first(where: { $0.type == type && $0.isSelectable })
             else { return }
-            let synchronizer = synchronizer(accountId: accountId, index: 0, total: 1)
+            let synchronizer = synchronizer(accountId: accountId, cyclePosition: nil)
             let gate = mailboxGate
             let result = try await pool.withConnection(open: openConnection) { connection in
                 try await gate.withPermit { try await synchronizer.sync(folder, over: connection) }
@@ -127,7 +127,7 @@ extension AccountSynchronizer {
             let accountId = try resolveAccountId()
             guard let folder = try store.folders(accountId: accountId).first(where: { $0.type == .inbox && $0.isSelectable })
             else { return }
-            let synchronizer = synchronizer(accountId: accountId, index: 0, total: 1)
+            let synchronizer = synchronizer(accountId: accountId, cyclePosition: nil)
             let result = try await mailboxGate.withPermit {
                 try await synchronizer.fetchArrivals(folder, selected: selected, over: connection)
             }
@@ -142,12 +142,15 @@ extension AccountSynchronizer {
         await syncFolder(ofType: .inbox, reason: "IDLE")
     }
 
-    private func synchronizer(accountId: Int64, index: Int, total: Int) -> FolderSynchronizer {
+    /// A folder's synchronizer; only the full sync's (at `cyclePosition`) reports progress,
+    /// which `.status` shows as the cycle's.
+    private func synchronizer(accountId: Int64, cyclePosition: (index: Int, total: Int)?) -> FolderSynchronizer {
         let activity = self.activity
         return FolderSynchronizer(
             store: store, accountId: accountId, windowDays: account.settings.syncWindowDays,
             rawStoreMaxBytes: account.settings.rawStoreMaxBytes, log: activity.log,
             progress: { fetched, all in
+                guard let (index, total) = cyclePosition else { return }
                 activity.record(.messagesFetched(fetched, of: all, folder: index, folders: total))
             }, logger: logger)
     }

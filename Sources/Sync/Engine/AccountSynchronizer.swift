@@ -35,7 +35,8 @@ public actor AccountSynchronizer {
         var logger = Logger(label: "mailfs.sync.\(account.name)")
         logger[metadataKey: "account"] = "\(account.name)"
         self.logger = logger
-        pool = ConnectionPool(maxConnections: maxConnections, global: global)
+        pool = ConnectionPool(maxConnections: maxConnections, global: global,
+                              changed: { line in activity.record(.connectionsChanged(line)) })
         connector = AccountConnector(account: account, timing: timing, logger: logger,
                                      alerts: { text in activity.recordServerAlert(text) })
         downloader = ContentDownloader(
@@ -63,12 +64,12 @@ public actor AccountSynchronizer {
             try applyRetention(accountId: accountId)
             try store.markSynced(accountId: accountId)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
-            activity.record(.synced(failedFolders: failures, connections: pool.statusLine))
+            activity.record(.synced(failedFolders: failures))
             activity.log.record("sync finished in \(seconds) s" + (failures.isEmpty ? "" : " with \(failures.count) failed folders"))
             return .synced
         } catch {
             let reason = Self.describe(error, store: store)
-            activity.record(.syncFailed(reason: reason, connections: pool.statusLine))
+            activity.record(.syncFailed(reason: reason))
             activity.log.record("sync failed: \(reason)", level: .error)
             return Self.isPermanent(error) ? .failedPermanently : .failedTransiently
         }
@@ -116,13 +117,23 @@ public actor AccountSynchronizer {
                     refresh: account.provider == .gmail ? .seconds(25 * 60) : .seconds(20 * 60))
     }
 
+    /// A connection for work beside the full sync (write-back, one folder's sync): its
+    /// failed attempts show in `.status`, the phase stays the full sync's.
     func openConnection() async throws -> IMAPConnection {
+        try await openConnection(phase: { _ in })
+    }
+
+    /// A connection of the full sync, which owns the phase `.status` shows.
+    func openCycleConnection() async throws -> IMAPConnection {
         let activity = self.activity
-        let pool = self.pool
-        return try await connector.open(phase: { phase in
-            activity.record(phase == .connecting ? .connecting(connections: pool.statusLine)
-                                                 : .authenticating(connections: pool.statusLine))
-        }, retrying: { reason in
+        return try await openConnection(phase: { phase in
+            activity.record(phase == .connecting ? .connecting : .authenticating)
+        })
+    }
+
+    private func openConnection(phase: @escaping @Sendable (SyncPhase) -> Void) async throws -> IMAPConnection {
+        let activity = self.activity
+        return try await connector.open(phase: phase, retrying: { reason in
             activity.record(.connectionRetry(reason: reason))
             activity.log.record("connection failed: \(reason)", level: .warning)
         })
