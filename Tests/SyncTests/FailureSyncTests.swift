@@ -7,14 +7,22 @@ import Testing
 /// How sync fails: bad certificates, missing STARTTLS, wrong passwords, dying servers.
 @Suite("Sync failures against real servers", .serialized)
 struct FailureSyncTests {
-    @Test("a self-signed server certificate is refused")
+    @Test("a self-signed server certificate is refused, and .status says which setting trusts a private CA")
     func selfSigned() async throws {
         try await SharedServers.shared {
-            let harness = try SyncHarness(try TestServers.accountTOML(name: "bad", user: "alice", port: "IMAPS_SELFSIGNED_PORT"))
-            await harness.sync("bad")
-            let state = harness.state("bad")
-            #expect(state.phase == .error)
-            #expect(state.lastError?.lowercased().contains("certificate") == true, "\(state.lastError ?? "")")
+            let caFile = try TestServers.env("CA_FILE")
+            let withCA = try SyncHarness(try TestServers.accountTOML(name: "bad", user: "alice", port: "IMAPS_SELFSIGNED_PORT"))
+            await withCA.sync("bad")
+            #expect(withCA.state("bad").phase == .error)
+            #expect(withCA.state("bad").lastError == "the server's certificate is not trusted (signed by an unknown CA, "
+                    + "expired, or for another host name): neither the system's CAs nor ca_file (\(caFile)) vouch for 127.0.0.1")
+            // Without ca_file, the setting to add is named, with the account it goes under.
+            let withoutCA = try SyncHarness(try TestServers.accountTOML(name: "bad", user: "alice", port: "IMAPS_SELFSIGNED_PORT")
+                .replacingOccurrences(of: "ca_file = \"\(caFile)\"\n", with: ""))
+            await withoutCA.sync("bad")
+            let reason = withoutCA.state("bad").lastError ?? ""
+            #expect(reason.hasPrefix("the server's certificate is not trusted")
+                    && reason.hasSuffix("add its certificate with ca_file = \"/path/to/ca.pem\" under [accounts.bad]"), "\(reason)")
         }
     }
 

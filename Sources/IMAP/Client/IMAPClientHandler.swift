@@ -183,7 +183,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
             try context.pipeline.syncOperations.addHandler(tls, position: .first)
             return true
         } catch {
-            perform(machine.fail(.tls("\(error)")), context: context)
+            perform(machine.fail(.tls(TLSFailure(error))), context: context)
             return false
         }
     }
@@ -238,7 +238,7 @@ final class IMAPClientHandler: ChannelDuplexHandler {
         case let error as IMAPError: error
         case NIOSSLError.uncleanShutdown: .connectionClosed
         case let error as IOError where error.errnoCode == ECONNRESET: .connectionReset
-        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: .tls("\(error)")
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: .tls(TLSFailure(error))
         default: .connectionClosed
         }
     }

@@ -26,7 +26,7 @@ extension IMAPConnection {
         do {
             upgrade = try TLSSetup(options: tls, host: host)
         } catch {
-            throw .tls("cannot set up TLS: \(error)")
+            throw .tls(.setup("\(error)"))
         }
         let transport: Transport = security == .tls ? .tls(upgrade) : .starttls(upgrade)
         return try await connect(

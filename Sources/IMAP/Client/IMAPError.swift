@@ -1,3 +1,5 @@
+import Transport
+
 /// Why an IMAP operation failed. Descriptions carry the server's text and response code,
 /// never a command's arguments, so a password or token cannot leak into a log or `.status`.
 public enum IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -26,7 +28,7 @@ public enum IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
     case capabilityMissing(Capability)
     /// The TLS handshake or the TLS layer failed (untrusted certificate, wrong host name,
     /// protocol version below 1.2).
-    case tls(String)
+    case tls(TLSFailure)
     /// A caller's argument cannot be sent (a flag or search text with CR/LF, …).
     case invalidArgument(String)
     /// The server broke the protocol (an unparseable stream, an unexpected greeting).
@@ -44,7 +46,7 @@ public enum IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let duration): "no response from the server within \(duration)"
         case .startTLSNotOffered: "STARTTLS is configured but the server does not offer it"
         case .capabilityMissing(let name): "the server does not support \(name)"
-        case .tls(let reason): "TLS failed: \(reason)"
+        case .tls(let failure): "\(failure)"
         case .invalidArgument(let reason): "invalid argument: \(reason)"
         case .protocolViolation(let reason): "IMAP protocol violation: \(reason)"
         }
@@ -104,17 +106,10 @@ extension IMAPError {
         switch self {
         case .startTLSNotOffered:
             return true
-        case .tls(let reason):
-            let lower = reason.lowercased()
-            return Self.permanentTLSMarkers.contains { lower.contains($0) }
+        case .tls(let failure):
+            return failure.isPermanent
         default:
             return false
         }
     }
-
-    /// What BoringSSL and NIOSSL say when the peer, not the network, is the problem.
-    static let permanentTLSMarkers = [
-        "certificate", "hostname", "protocol_version", "unsupported_protocol", "wrong_version_number",
-        "no_protocols_available", "cannot set up tls", "cannotuseipaddressinsni",
-    ]
 }

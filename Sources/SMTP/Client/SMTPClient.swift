@@ -31,7 +31,7 @@ public enum SMTPClient {
         do {
             setup = try TLSSetup(options: endpoint.tls, host: endpoint.host)
         } catch {
-            throw .tls("cannot set up TLS: \(error)")
+            throw .tls(.setup("\(error)"))
         }
         let protection: SubmissionStateMachine.Protection = endpoint.security == .tls ? .implicitTLS : .startTLS
         let machine = SubmissionStateMachine(submission: submission, credential: credential, protection: protection)

@@ -111,7 +111,7 @@ final class SMTPClientHandler: ChannelInboundHandler {
     private func installTLS(context: ChannelHandlerContext) {
         parser.reset()
         do {
-            guard let startTLS else { throw SMTPError.tls("no TLS context for STARTTLS") }
+            guard let startTLS else { throw SMTPError.tls(.setup("no TLS context for STARTTLS")) }
             let handler = try NIOSSLClientHandler(context: startTLS.context, serverHostname: startTLS.serverHostname)
             try context.pipeline.syncOperations.addHandler(handler, position: .first)
         } catch {
@@ -155,7 +155,7 @@ final class SMTPClientHandler: ChannelInboundHandler {
         switch error {
         case let error as SMTPError: error
         case NIOSSLError.uncleanShutdown: .connectionClosed
-        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: .tls("\(error)")
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError: .tls(TLSFailure(error))
         default: .connectionClosed
         }
     }

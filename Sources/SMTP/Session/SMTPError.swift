@@ -1,3 +1,5 @@
+import Transport
+
 /// Why a submission failed. Descriptions quote the server, never a command's arguments,
 /// so a password or token cannot reach a log or `.status`.
 ///
@@ -11,7 +13,7 @@ public enum SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(Duration)
     /// The TLS handshake or layer failed: untrusted or self-signed certificate, wrong
     /// host name, a protocol version below 1.2, an unreadable CA file.
-    case tls(String)
+    case tls(TLSFailure)
     /// STARTTLS is configured but the server does not offer it: nothing was sent that
     /// needs protection (no AUTH, no message).
     case startTLSNotOffered
@@ -41,7 +43,8 @@ public enum SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .connectFailed, .connectionClosed, .timedOut, .transientFailure: true
-        case .tls, .startTLSNotOffered, .authenticationFailed, .noUsableAuthMechanism, .rejected,
+        case .tls(let failure): !failure.isPermanent
+        case .startTLSNotOffered, .authenticationFailed, .noUsableAuthMechanism, .rejected,
              .messageTooLarge, .extensionMissing, .invalidSubmission, .protocolViolation: false
         }
     }
@@ -51,7 +54,7 @@ public enum SMTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectFailed(let reason): "cannot connect to the SMTP server: \(reason)"
         case .connectionClosed: "the SMTP connection closed unexpectedly"
         case .timedOut(let limit): "no response from the SMTP server within \(limit)"
-        case .tls(let reason): "TLS failed: \(reason)"
+        case .tls(let failure): "\(failure)"
         case .startTLSNotOffered: "STARTTLS is configured but the SMTP server does not offer it"
         case .authenticationFailed(let reply, let detail):
             "SMTP authentication failed: \(reply)" + (detail.map { " (\($0))" } ?? "")

@@ -69,7 +69,9 @@ struct AccountConnector: Sendable {
                 timeouts: IMAPTimeouts(connect: timing.connectTimeout, response: timing.responseTimeout),
                 logger: logger, alerts: alerts)
         } catch {
-            throw error.isPermanent ? .security(error.description) : .connection(error.description)
+            guard error.isPermanent else { throw .connection(error.description) }
+            guard case .tls(let failure) = error else { throw .security(error.description) }
+            throw .security(account.describe(failure, host: account.imap.host))
         }
         phase(.authenticating)
         do {

@@ -83,6 +83,8 @@ struct SMTPTransmitter: Sendable {
             return .permanent("cannot get the secret: \(reason)")
         case .smtp(.authenticationFailed) where account.auth == .plain:
             return .permanent("SMTP authentication failed for \(account.address). Please check your app password.")
+        case .smtp(.tls(let failure)) where failure.isPermanent:
+            return .permanent(account.describe(failure, host: endpoint.host))
         case .smtp(let failure):
             return failure.isTransient ? .transient(failure.description) : .permanent(failure.description)
         }
