@@ -11,7 +11,11 @@ struct MountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mount",
         abstract: "Mount every account at DIR, in the foreground (Ctrl-C or fusermount3 -u DIR unmounts).",
-        discussion: ConfigHelp.helpText)
+        discussion: """
+            To mount at every login instead, as a systemd user service: mailfs install-service DIR.
+
+
+            """ + ConfigHelp.helpText)
 
     @Argument(help: "An empty directory to mount on.")
     var mountPoint: String
@@ -45,10 +49,15 @@ struct MountCommand: ParsableCommand {
         // threads copying message bytes that multiplies resident memory. Two arenas keep
         // the mount within its memory budget at no measurable cost.
         _ = glibcMallopt(mallocArenaMax, 2)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .info
-            return handler
+        let level: Logger.Level = verbose ? .debug : .info
+        if JournalLogHandler.stderrIsJournal() {
+            LoggingSystem.bootstrap { label in JournalLogHandler(label: label, logLevel: level) }
+        } else {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
         let config = try location.loadConfig()
         let store = try location.openStore()
@@ -57,7 +66,7 @@ struct MountCommand: ParsableCommand {
         // Accepted by a server just before the previous run died: never sent again.
         let accepted = try store.recoverAcceptedSends()
         if accepted > 0 {
-            FileHandle.standardError.write(Data("mailfs: \(accepted) message(s) the server accepted just before the last run stopped are marked sent\n".utf8))
+            say("\(accepted) message(s) the server accepted just before the last run stopped are marked sent", .notice)
         }
         for account in config?.accounts ?? [] {
             try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
@@ -83,11 +92,7 @@ struct MountCommand: ParsableCommand {
                                      windows: Dictionary((config?.accounts ?? []).map { ($0.name, $0.settings.syncWindowDays) },
                                                          uniquingKeysWith: { first, _ in first }))
         let canonicalMountPoint = LiveMount.canonicalPath(mountPoint)
-        do {
-            try session.mount()
-        } catch let error as MountPointError {
-            throw CleanExit.failure(error.description)
-        }
+        try mount(session)
         tree.attach(session.invalidator, trustedFor: options.kernelTrust)
         LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
         defer { LiveMount.removeRecord(store: store) }
@@ -99,9 +104,66 @@ struct MountCommand: ParsableCommand {
         defer { memoryRelease.stop() }
         let coordinator = config.map { SyncEngine.start(config: $0, store: store, activities: activities, tree: tree) }
         defer { coordinator?.stop() }
-        FileHandle.standardOutput.write(Data((banner + "\n").utf8))
+        FileHandle.standardOutput.write(Data((JournalLogHandler.stderrIsJournal() ? Self.journalLines(banner) : banner + "\n").utf8))
+        let notifier = ServiceNotifier()
+        if notifier.isActive { announceReady(to: notifier) }
         try session.run()
-        FileHandle.standardOutput.write(Data("mailfs: unmounted \(mountPoint)\n".utf8))
+        notifier.notify("STOPPING=1")
+        say("unmounted \(mountPoint)")
+        try reportUnsent(store)
+    }
+
+    /// A line for the person or the journal watching the mount: on stderr, with the
+    /// journal's priority prefix when it is the journal (`JournalLogHandler`).
+    private func say(_ text: String, _ level: Logger.Level = .info) {
+        let prefix = JournalLogHandler.stderrIsJournal() ? "<\(JournalLogHandler.priority(of: level))>" : ""
+        FileHandle.standardError.write(Data("\(prefix)mailfs: \(text)\n".utf8))
+    }
+
+    /// Text for the journal: every line with the info priority (stdout is the journal's
+    /// stream too when stderr is).
+    static func journalLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "<6>\($0)\n" }.joined()
+    }
+
+    /// Mounts; a stale mount a crashed run left there is detached first, with a word.
+    private func mount(_ session: FuseSession) throws {
+        do {
+            try session.mount()
+        } catch MountPointError.stale(let path) where MountPoint.detachStale(path) {
+            say("\(path) was still mounted by a mailfs that stopped without unmounting "
+                + "(transport endpoint is not connected); detached it", .warning)
+            do {
+                try session.mount()
+            } catch let error as MountPointError {
+                throw CleanExit.failure(error.description)
+            }
+        } catch let error as MountPointError {
+            throw CleanExit.failure(error.description)
+        }
+    }
+
+    /// READY=1 once the mount answers: a stat of the mount point's root waits for the
+    /// loop `session.run()` starts.
+    private func announceReady(to notifier: ServiceNotifier) {
+        let path = mountPoint
+        Thread.detachNewThread {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return }
+            notifier.notify("READY=1\nSTATUS=mounted at \(path)")
+        }
+    }
+
+    /// Mail left queued in an outbox is sent at the next start; the exit status says so
+    /// (`ServiceUnit.stoppedWithQueuedMail`), and the log names how many.
+    private func reportUnsent(_ store: MailStore) throws {
+        let unsent = try store.accounts().reduce(0) { total, account in
+            guard let id = account.id, let counts = try? store.outboxCounts(accountId: id) else { return total }
+            return total + counts.queued + counts.sending
+        }
+        guard unsent > 0 else { return }
+        say("\(unsent) message(s) still queued in outbox/: sent at the next start", .warning)
+        throw ExitCode(ServiceUnit.stoppedWithQueuedMail)
     }
 }
 

@@ -45,6 +45,18 @@ public enum MountPoint {
         if !allowNonEmpty, try hasEntries(path) { throw .notEmpty(path: path) }
     }
 
+    /// Detaches the stale mount a dead daemon left at `path` (`fusermount3 -u -z`: the
+    /// kernel lets go of it even while a shell still sits in it). Returns whether `path`
+    /// is then mountable.
+    public static func detachStale(_ path: String) -> Bool {
+        let unmount = Process()
+        unmount.executableURL = URL(fileURLWithPath: "/usr/bin/fusermount3")
+        unmount.arguments = ["-u", "-z", path]
+        guard (try? unmount.run()) != nil else { return false }
+        unmount.waitUntilExit()
+        return unmount.terminationStatus == 0
+    }
+
     private static func status(of path: String) throws(MountPointError) -> stat {
         var buffer = stat()
         guard stat(path, &buffer) == 0 else { throw error(errno, path: path) }
