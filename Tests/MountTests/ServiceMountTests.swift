@@ -80,6 +80,43 @@ struct ServiceMountTests {
         #expect(lines.allSatisfy { $0.range(of: #"^<[0-7]>"#, options: .regularExpression) != nil }, "a line without a priority: \(lines)")
     }
 
+    @Test("a stop with a message still queued in outbox/ exits 75 (the unit's SuccessExitStatus) and says how many")
+    func stopWithQueuedMail() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        // Servers that refuse every connection (port 9 has no listener on loopback).
+        let config = home.appendingPathComponent(".config/mailfs/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try """
+            [accounts.work]
+            address = "me@example.test"
+            username = "me"
+            password_command = "echo secret"
+
+            [accounts.work.imap]
+            host = "127.0.0.1"
+            port = 9
+
+            [accounts.work.smtp]
+            host = "127.0.0.1"
+            port = 9
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let mount = home.appendingPathComponent("Mail")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        defer { _ = try? ChildProcess("/bin/fusermount3", ["-uz", mount.path]).wait() }
+        let process = try ChildProcess(MountedMailfs.binary, ["mount", mount.path], environment: environment)
+        let outbox = mount.appendingPathComponent("work/outbox")
+        try #require(try await Poll.until(seconds: 20) { FileManager.default.fileExists(atPath: outbox.path) })
+        let message = "From: Me <me@example.test>\r\nTo: Bob <bob@example.test>\r\nSubject: Left queued\r\n"
+            + "Date: Mon, 07 Dec 2026 10:00:00 +0000\r\nMessage-ID: <queued-\(UUID().uuidString)@example.test>\r\n\r\nhi\r\n"
+        try message.write(to: outbox.appendingPathComponent("left.eml"), atomically: false, encoding: .utf8)
+        process.signal(SIGTERM)
+        let exit = await process.terminated()
+        let output = process.readAll()
+        #expect(exit == 75, "\(output)")
+        #expect(output.contains("1 message(s) still queued in outbox/: sent at the next start"), "\(output)")
+    }
+
     @Test("a stale mount left by a killed mailfs is detached at the next start, with a word in the log")
     func staleMountIsDetached() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
