@@ -39,7 +39,7 @@ extension MailTree {
         case .success(let message):
             let flags = MessageFlags(seen: true, draft: folder?.type == .drafts)
             let context = try writeContext(accountId)
-            let stored = try journalCall {
+            let stored = try storeCall {
                 try store.recordAppend(message, folderId: folderId, flags: flags, context: context)
             }
             activityLog(accountId, "\(name) added to \(folder?.path ?? "folder") as \(stored)")

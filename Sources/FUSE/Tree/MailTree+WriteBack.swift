@@ -72,7 +72,7 @@ extension MailTree {
     private func recordMessage(_ operation: MessageOperation, emailId: Int64, accountId: Int64,
                                name: String) throws(FSError) {
         let context = try writeContext(accountId)
-        let outcome = try journalCall {
+        let outcome = try storeCall {
             do {
                 return try store.record(operation, emailId: emailId, context: context)
             } catch LocalChangeError.noTrash {
@@ -94,7 +94,7 @@ extension MailTree {
     public func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes {
         let (accountId, path) = try childFolderPath(parent: parent, name: name)
         let context = try writeContext(accountId)
-        guard let folder = try journalCall({ try store.recordCreateFolder(path: path, context: context) }),
+        guard let folder = try storeCall({ try store.recordCreateFolder(path: path, context: context) }),
               let id = folder.id else { throw FSError(EEXIST) }
         listings.forget(parent)
         writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
@@ -115,7 +115,7 @@ extension MailTree {
             throw FSError(EPERM)
         }
         let context = try writeContext(folder.accountId)
-        try journalCall { try store.recordDeleteFolder(folderId: folderId, context: context) }
+        try storeCall { try store.recordDeleteFolder(folderId: folderId, context: context) }
         listings.forget(parent)
         writeBackService.withLock { $0 }?.journalChanged(accountId: folder.accountId)
     }
@@ -126,7 +126,7 @@ extension MailTree {
         let (accountId, path) = try childFolderPath(parent: newParent, name: newName)
         guard accountId == folder.accountId, !path.hasPrefix(folder.path + "/") else { throw FSError(EINVAL) }
         let context = try writeContext(accountId)
-        try journalCall { try store.recordRenameFolder(folderId: folderId, to: path, context: context) }
+        try storeCall { try store.recordRenameFolder(folderId: folderId, to: path, context: context) }
         writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
         let taken = awaitServer(folderId: folderId, accountId: accountId) { folder in
             guard let folder, folder.localState == nil else { return nil }
@@ -240,20 +240,6 @@ extension MailTree {
         let hasServer = !account.isOffline && writeBackService.withLock { $0 } != nil
         return WriteContext(accountId: accountId, isOffline: !hasServer, isGmail: profile.provider == .gmail,
                             deleteGuard: profile.deleteGuard, deletesWithoutTrash: profile.deletesWithoutTrash)
-    }
-
-    /// Runs a journal write; the store's refusals become errno.
-    func journalCall<T>(_ body: () throws -> T) throws(FSError) -> T {
-        do {
-            return try body()
-        } catch let error as LocalChangeError {
-            throw FSError(error == .notFound ? ENOENT : EPERM)
-        } catch let error as FolderChangeError {
-            throw FSError(error == .notEmpty ? ENOTEMPTY : EEXIST)
-        } catch {
-            logger.error("store error: \(error)")
-            throw FSError(EIO)
-        }
     }
 
     func activityLog(_ accountId: Int64, _ message: String, level: EventLog.Level = .info) {

@@ -54,7 +54,7 @@ extension MailTree {
         guard text == "0" || text == "1" else { throw FSError(EINVAL) }
         guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
         let context = try writeContext(message.accountId)
-        try journalCall { try store.changeFlag(flag, to: text == "1", emailId: id, context: context) }
+        try storeCall { try store.changeFlag(flag, to: text == "1", emailId: id, context: context) }
         writeBackService.withLock { $0 }?.journalChanged(accountId: message.accountId)
     }
 }

@@ -174,17 +174,32 @@ public final class MailTree: FilesystemOperations {
         }
     }
 
-    /// Runs a store query; a database failure is EIO at the file operation and a line
-    /// in the process log, never a crash.
+    /// Runs a store read or write (a journal entry too); its failure becomes an errno at
+    /// the file operation (`fsError(for:)`), never a crash.
     func storeCall<T>(_ body: () throws -> T) throws(FSError) -> T {
         do {
             return try body()
-        } catch let error as FSError {
-            throw error
         } catch {
+            throw fsError(for: error)
+        }
+    }
+
+    /// The one mapping from a store failure to errno: the store's refusals of a change
+    /// are what the file operation asked for being impossible; anything else is EIO and a
+    /// line in the process log, and damage to the store file found this way is recorded
+    /// so every `.status` shows it, whichever operation met it.
+    func fsError(for error: any Error) -> FSError {
+        switch error {
+        case let error as FSError:
+            return error
+        case let error as LocalChangeError:
+            return FSError(error == .notFound ? ENOENT : EPERM)
+        case let error as FolderChangeError:
+            return FSError(error == .notEmpty ? ENOTEMPTY : EEXIST)
+        default:
             logger.error("store error: \(error)")
             store.damage(in: error)
-            throw FSError(EIO)
+            return FSError(EIO)
         }
     }
 }
