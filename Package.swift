@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Import", dependencies: ["MailCore", "Store"]),
         // Each account's live state (phase, errors, .log) and the .status renderer: what
         // the sync engine records and the tree shows.
-        .target(name: "Activity", dependencies: ["Store", "MailCore"]),
+        .target(name: "Activity", dependencies: ["Store", "MailCore", "Config"]),
         // What the IMAP and SMTP clients share: TLS settings (1.2+, verified certificates).
         .target(
             name: "Transport",

@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import Synchronization
 
@@ -13,7 +14,7 @@ public final class AccountActivities: Sendable {
 
     /// `profiles`: the configured accounts; any other account (imported) is offline, with
     /// `importedDeleteGuard` (the config's `[defaults]` `delete_guard`).
-    public init(profiles: [AccountProfile], importedDeleteGuard: Int = 100) {
+    public init(profiles: [AccountProfile], importedDeleteGuard: Int = AccountSettings().deleteGuard) {
         self.profiles = Dictionary(profiles.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.importedDeleteGuard = importedDeleteGuard
     }

@@ -1,3 +1,4 @@
+import Config
 import Foundation
 
 /// How an account is reached, as `.status` prints it (from the config; no secrets).
@@ -27,7 +28,8 @@ public struct AccountProfile: Sendable, Equatable {
     public var deletesWithoutTrash: Bool
 
     public init(name: String, address: String, provider: Provider, auth: Auth, imap: String, smtp: String,
-                cacheLimitBytes: Int64 = 500 << 20, deleteGuard: Int = 100, deletesWithoutTrash: Bool = false) {
+                cacheLimitBytes: Int64 = Int64(AccountSettings().cacheLimitBytes), deleteGuard: Int = AccountSettings().deleteGuard,
+                deletesWithoutTrash: Bool = false) {
         self.deleteGuard = deleteGuard
         self.deletesWithoutTrash = deletesWithoutTrash
         self.name = name
@@ -41,7 +43,8 @@ public struct AccountProfile: Sendable, Equatable {
 
     /// An account imported with `mailfs import`: no server at all. Its guard is the
     /// config's `[defaults]` one, as for a configured account with none of its own.
-    public static func offline(name: String, address: String, deleteGuard: Int = 100) -> AccountProfile {
+    public static func offline(name: String, address: String,
+                               deleteGuard: Int = AccountSettings().deleteGuard) -> AccountProfile {
         AccountProfile(name: name, address: address, provider: .offline, auth: .none,
                        imap: "none", smtp: "none", deleteGuard: deleteGuard)
     }

@@ -3,19 +3,19 @@ import Config
 /// The delays of the sync engine (FR-SYNC-09), in one place so tests can shorten them
 /// through configuration instead of changing the defaults.
 public struct SyncTiming: Sendable, Equatable {
-    /// Waits before the 2nd, 3rd and 4th connection attempt.
-    public var retryDelays: [Duration] = [.seconds(5), .seconds(15), .seconds(45)]
-    public var connectTimeout: Duration = .seconds(30)
+    /// Waits before the 2nd, 3rd and 4th connection attempt (and journal retry).
+    public var retryDelays: [Duration]
+    public var connectTimeout: Duration
     /// Longest silence from the server within a command before it counts as gone.
     public var responseTimeout: Duration = .seconds(120)
     /// Periodic sync of every folder (docs/REQUIREMENTS.md §C6: other folders are polled
     /// every 5 minutes).
-    public var pollInterval: Duration = .seconds(300)
+    public var pollInterval: Duration
     /// Waits before the 2nd, 3rd and 4th attempt of a download on first read (FR-SYNC-08);
     /// short, since a reader is waiting.
     public var downloadRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
     /// Waits before the 2nd, 3rd and 4th attempt of a send (FR-SYNC-07: 30 s, 2 min, 8 min).
-    public var sendRetryDelays: [Duration] = [.seconds(30), .seconds(120), .seconds(480)]
+    public var sendRetryDelays: [Duration]
     /// A message queued longer than this fails with "send timeout" (FR-SYNC-07).
     public var maxQueueAge: Duration = .seconds(24 * 3600)
     /// Within a sync cycle, threads are recomputed after a folder only once this many times
@@ -23,7 +23,10 @@ public struct SyncTiming: Sendable, Equatable {
     /// leave every pass of a cycle to its end.
     public var rethreadSpacing = 10
 
-    public init() {}
+    /// The timing of the built-in settings.
+    public init() {
+        self.init(AccountSettings())
+    }
 
     /// The timing an account's settings ask for.
     public init(_ settings: AccountSettings) {
