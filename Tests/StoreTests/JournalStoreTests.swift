@@ -222,7 +222,7 @@ struct JournalStoreTests {
             try account.temp.store.recordDeleteFolder(folderId: account.projects, context: account.context)
         }
         let created = try #require(try account.temp.store.recordCreateFolder(path: "Receipts", context: account.context))
-        #expect(created.localState == "creating")
+        #expect(created.localState == .creating)
         #expect(try account.temp.store.recordCreateFolder(path: "Receipts", context: account.context) == nil)
         try account.temp.store.recordRenameFolder(folderId: created.id ?? 0, to: "Receipts-2026", context: account.context)
         #expect(try account.temp.store.folder(id: created.id ?? 0)?.path == "Receipts-2026")

@@ -111,7 +111,7 @@ extension MailTree {
 
     public func rmdir(parent: Inode, name: String) throws(FSError) {
         guard case .folder(let folderId) = try node(named: name, in: parent), let folder = try storeCall({ try store.folder(id: folderId) }),
-              folder.type == .custom, folder.localState == nil || folder.localState == "creating" else {
+              folder.type == .custom, folder.localState == nil || folder.localState == .creating else {
             throw FSError(EPERM)
         }
         let context = try writeContext(folder.accountId)

@@ -29,9 +29,9 @@ enum FolderCounts {
     /// tests compare the triggers' work with.
     static let recountQuery = """
         SELECT d.id AS folderId,
-               (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND f.pending IS NOT 'leaving') AS messages,
+               (SELECT COUNT(*) FROM emailFolder f WHERE f.folderId = d.id AND f.pending IS NOT \(PendingLink.leaving.sql)) AS messages,
                (SELECT COUNT(*) FROM emailFolder f JOIN email e ON e.id = f.emailId
-                WHERE f.folderId = d.id AND f.pending IS NOT 'leaving' AND e.isRead = 0) AS unread
+                WHERE f.folderId = d.id AND f.pending IS NOT \(PendingLink.leaving.sql) AND e.isRead = 0) AS unread
         FROM folder d ORDER BY d.id
         """
 
@@ -49,30 +49,30 @@ enum FolderCounts {
             INSERT INTO folderCount (folderId) VALUES (NEW.id);
         END;
         CREATE TRIGGER folderCount_link_insert AFTER INSERT ON emailFolder
-        WHEN NEW.pending IS NOT 'leaving' BEGIN
+        WHEN NEW.pending IS NOT \(PendingLink.leaving.sql) BEGIN
             UPDATE folderCount SET messages = messages + 1, unread = unread + \(unread("NEW"))
             WHERE folderId = NEW.folderId;
         END;
         CREATE TRIGGER folderCount_link_delete AFTER DELETE ON emailFolder
-        WHEN OLD.pending IS NOT 'leaving' BEGIN
+        WHEN OLD.pending IS NOT \(PendingLink.leaving.sql) BEGIN
             UPDATE folderCount SET messages = messages - 1, unread = unread - \(unread("OLD"))
             WHERE folderId = OLD.folderId;
         END;
         CREATE TRIGGER folderCount_link_update AFTER UPDATE OF emailId, folderId, pending ON emailFolder BEGIN
             UPDATE folderCount SET messages = messages - 1, unread = unread - \(unread("OLD"))
-            WHERE folderId = OLD.folderId AND OLD.pending IS NOT 'leaving';
+            WHERE folderId = OLD.folderId AND OLD.pending IS NOT \(PendingLink.leaving.sql);
             UPDATE folderCount SET messages = messages + 1, unread = unread + \(unread("NEW"))
-            WHERE folderId = NEW.folderId AND NEW.pending IS NOT 'leaving';
+            WHERE folderId = NEW.folderId AND NEW.pending IS NOT \(PendingLink.leaving.sql);
         END;
         CREATE TRIGGER folderCount_message_read AFTER UPDATE OF isRead ON email
         WHEN OLD.isRead IS NOT NEW.isRead BEGIN
             UPDATE folderCount SET unread = unread + (CASE WHEN NEW.isRead = 0 THEN 1 ELSE -1 END)
-            WHERE folderId IN (SELECT folderId FROM emailFolder WHERE emailId = NEW.id AND pending IS NOT 'leaving');
+            WHERE folderId IN (SELECT folderId FROM emailFolder WHERE emailId = NEW.id AND pending IS NOT \(PendingLink.leaving.sql));
         END;
         CREATE TRIGGER folderCount_message_delete BEFORE DELETE ON email
         WHEN OLD.isRead = 0 BEGIN
             UPDATE folderCount SET unread = unread - 1
-            WHERE folderId IN (SELECT folderId FROM emailFolder WHERE emailId = OLD.id AND pending IS NOT 'leaving');
+            WHERE folderId IN (SELECT folderId FROM emailFolder WHERE emailId = OLD.id AND pending IS NOT \(PendingLink.leaving.sql));
         END;
         """
 }

@@ -55,7 +55,7 @@ enum ListingVersions {
         END;
         CREATE TRIGGER listingVersion_link_update AFTER UPDATE OF emailId, folderId, pending ON emailFolder
         WHEN OLD.emailId IS NOT NEW.emailId OR OLD.folderId IS NOT NEW.folderId
-             OR (OLD.pending IS 'leaving') IS NOT (NEW.pending IS 'leaving') BEGIN
+             OR (OLD.pending IS \(PendingLink.leaving.sql)) IS NOT (NEW.pending IS \(PendingLink.leaving.sql)) BEGIN
             \(bump(folder: "OLD.folderId"))
             \(bump(foldersOf: "OLD.emailId"))
             \(bump(foldersOf: "NEW.emailId"))

@@ -37,7 +37,7 @@ enum MultiFolderEmails {
     /// The rows from the links themselves: the migration's starting point, and what the
     /// tests compare the triggers' work with.
     static let recountQuery = """
-        SELECT emailId, COUNT(*) AS folders FROM emailFolder WHERE pending IS NOT 'leaving'
+        SELECT emailId, COUNT(*) AS folders FROM emailFolder WHERE pending IS NOT \(PendingLink.leaving.sql)
         GROUP BY emailId HAVING COUNT(*) > 1 ORDER BY emailId
         """
 
@@ -49,7 +49,7 @@ enum MultiFolderEmails {
         DELETE FROM \(table) WHERE emailId = \(email);
             INSERT INTO \(table) (emailId, folders)
             SELECT \(email), n FROM (SELECT COUNT(*) AS n FROM emailFolder
-                                     WHERE emailId = \(email) AND pending IS NOT 'leaving') WHERE n > 1;
+                                     WHERE emailId = \(email) AND pending IS NOT \(PendingLink.leaving.sql)) WHERE n > 1;
         """
     }
 
@@ -58,15 +58,15 @@ enum MultiFolderEmails {
     /// for every file `rm`'d or `mv`'d.
     private static let triggers = """
         CREATE TRIGGER multiFolderEmail_link_insert AFTER INSERT ON emailFolder
-        WHEN NEW.pending IS NOT 'leaving' BEGIN
+        WHEN NEW.pending IS NOT \(PendingLink.leaving.sql) BEGIN
             \(refresh("NEW.emailId"))
         END;
         CREATE TRIGGER multiFolderEmail_link_delete AFTER DELETE ON emailFolder
-        WHEN OLD.pending IS NOT 'leaving' BEGIN
+        WHEN OLD.pending IS NOT \(PendingLink.leaving.sql) BEGIN
             \(refresh("OLD.emailId"))
         END;
         CREATE TRIGGER multiFolderEmail_link_shown_or_hidden AFTER UPDATE OF pending ON emailFolder
-        WHEN OLD.emailId IS NEW.emailId AND (OLD.pending IS 'leaving') IS NOT (NEW.pending IS 'leaving') BEGIN
+        WHEN OLD.emailId IS NEW.emailId AND (OLD.pending IS \(PendingLink.leaving.sql)) IS NOT (NEW.pending IS \(PendingLink.leaving.sql)) BEGIN
             \(refresh("NEW.emailId"))
         END;
         CREATE TRIGGER multiFolderEmail_link_moved AFTER UPDATE OF emailId ON emailFolder

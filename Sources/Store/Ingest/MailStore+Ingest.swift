@@ -120,7 +120,7 @@ extension MailStore {
             if existing != uid {
                 // A journal arrival gets its server UID here when the server sent none.
                 try db.cachedStatement(sql: """
-                    UPDATE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
+                    UPDATE emailFolder SET imapUID = ?, pending = CASE WHEN pending = \(PendingLink.arriving.sql) THEN NULL ELSE pending END
                     WHERE emailId = ? AND folderId = ?
                     """).execute(arguments: [uid, emailId, folderId])
             }

@@ -29,7 +29,7 @@ struct JournalFinisher {
             if let folderId = row.folderId, let name = result.folderName {
                 try renameServerPaths(folderId: folderId, to: name, delimiter: result.delimiter)
             }
-            try execute("UPDATE folder SET localState = NULL WHERE id = ? AND localState <> 'deleting'",
+            try execute("UPDATE folder SET localState = NULL WHERE id = ? AND localState <> \(FolderLocalState.deleting.sql)",
                 [row.folderId])
         case .deleteFolder:
             try execute("DELETE FROM folder WHERE id = ?", [row.folderId])
@@ -62,21 +62,21 @@ struct JournalFinisher {
                 try MailStore.setFlag(flag, to: previous, emailId: emailId, db: db)
             }
         case .move, .expunge, .copyFromAll, .archiveToAll:
-            try execute("UPDATE emailFolder SET pending = NULL WHERE \(Self.association) AND pending = 'leaving'",
+            try execute("UPDATE emailFolder SET pending = NULL WHERE \(Self.association) AND pending = \(PendingLink.leaving.sql)",
                 Self.associationArguments(row))
             try dropPlaceholder(row)
             try execute("UPDATE email SET isDeleted = 0 WHERE id = ?", [row.emailId])
         case .append:
             try setAside(row)
         case .createFolder:
-            try execute("DELETE FROM folder WHERE id = ? AND localState = 'creating'", [row.folderId])
+            try execute("DELETE FROM folder WHERE id = ? AND localState = \(FolderLocalState.creating.sql)", [row.folderId])
         case .deleteFolder:
             try execute("UPDATE folder SET localState = NULL WHERE id = ?", [row.folderId])
         case .renameFolder:
             if let old = row.oldPath, let new = row.newPath {
                 try MailStore.movePaths(accountId: row.accountId, from: new, to: old, db: db)
             }
-            try execute("UPDATE folder SET localState = NULL WHERE id = ? AND localState = 'renaming'",
+            try execute("UPDATE folder SET localState = NULL WHERE id = ? AND localState = \(FolderLocalState.renaming.sql)",
                 [row.folderId])
         }
         _ = try JournalChange.deleteOne(db, key: row.id)
@@ -97,7 +97,7 @@ struct JournalFinisher {
 
     private func dropLeaving(_ row: JournalChange) throws {
         guard row.folderId != nil else { return }
-        try execute("DELETE FROM emailFolder WHERE \(Self.association) AND pending = 'leaving'",
+        try execute("DELETE FROM emailFolder WHERE \(Self.association) AND pending = \(PendingLink.leaving.sql)",
             Self.associationArguments(row))
     }
 
@@ -116,7 +116,7 @@ struct JournalFinisher {
         try execute("DELETE FROM emailFolder WHERE folderId = ? AND imapUID = ? AND emailId IS NOT ?",
             [target, uid, row.emailId])
         try execute("""
-            UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = CASE WHEN pending = 'arriving' THEN NULL ELSE pending END
+            UPDATE OR IGNORE emailFolder SET imapUID = ?, pending = CASE WHEN pending = \(PendingLink.arriving.sql) THEN NULL ELSE pending END
             WHERE folderId = ? AND imapUID = ?
             """, [uid, target, placeholder])
     }
@@ -131,7 +131,7 @@ struct JournalFinisher {
             SELECT COALESCE(pending, '') FROM emailFolder WHERE folderId = ? AND imapUID = ?
             """), arguments: [row.targetFolderId, placeholder])
         try dropPlaceholder(row)
-        guard link != "leaving",
+        guard link != PendingLink.leaving.rawValue,
               try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM email WHERE id = ?)"),
                                 arguments: [emailId]) == true else { return }
         let keeper = try LostAndFound.folderId(accountId: row.accountId, db: db)

@@ -55,9 +55,9 @@ struct JournalWriter {
     /// Hides the message's association with a folder until the server confirms; returns its UID.
     func leave(emailId: Int64, folderId: Int64) throws -> Int64? {
         guard let uid = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ? AND pending IS NOT 'leaving'
+            SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ? AND pending IS NOT \(PendingLink.leaving.sql)
             """), arguments: [emailId, folderId]) else { return nil }
-        try db.cachedStatement(sql: "UPDATE emailFolder SET pending = 'leaving' WHERE emailId = ? AND folderId = ?")
+        try db.cachedStatement(sql: "UPDATE emailFolder SET pending = \(PendingLink.leaving.sql) WHERE emailId = ? AND folderId = ?")
             .execute(arguments: [emailId, folderId])
         return uid
     }
@@ -70,7 +70,7 @@ struct JournalWriter {
         // trigger, and the folder counts (FolderCounts) rely on those triggers.
         try db.cachedStatement(sql: "DELETE FROM emailFolder WHERE (emailId = ? AND folderId = ?) OR (folderId = ? AND imapUID = ?)")
             .execute(arguments: [emailId, folderId, folderId, placeholder])
-        try db.cachedStatement(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, 'arriving')")
+        try db.cachedStatement(sql: "INSERT INTO emailFolder (emailId, folderId, imapUID, pending) VALUES (?, ?, ?, \(PendingLink.arriving.sql))")
             .execute(arguments: [emailId, folderId, placeholder])
         row.placeholderUID = placeholder
         try save(row, columns: ["placeholderUID"])
@@ -100,7 +100,7 @@ struct JournalWriter {
     func visibleFolders(emailId: Int64) throws -> [(id: Int64, type: String)] {
         try Row.fetchAll(db.cachedStatement(sql: """
             SELECT d.id, d.type FROM emailFolder f JOIN folder d ON d.id = f.folderId
-            WHERE f.emailId = ? AND f.pending IS NOT 'leaving' ORDER BY d.id
+            WHERE f.emailId = ? AND f.pending IS NOT \(PendingLink.leaving.sql) ORDER BY d.id
             """), arguments: [emailId]).map { (id: $0[0], type: $0[1]) }
     }
 

@@ -5,13 +5,13 @@ import GRDB
 /// store then; dropping it would make a file vanish after `cp` returned 0.
 ///
 /// The folder is the store's alone: it has no server name (`imapPath` starts with
-/// `mailfs-`, which no applier command sends), `localState` "local" keeps the sync's
+/// `mailfs-`, which no applier command sends), `localState` `.local` keeps the sync's
 /// folder discovery from removing it and sync-window retention from emptying it, and
 /// the tree refuses rmdir, mv and new files there. `rm` in it deletes for good, locally;
 /// `cp` out of it APPENDs again.
 public enum LostAndFound {
     public static let path = "lost+found"
-    public static let localState = "local"
+    static let localState = FolderLocalState.local
 
     /// The folder's id, created the first time a message needs it.
     static func folderId(accountId: Int64, db: Database) throws -> Int64 {
@@ -51,7 +51,7 @@ public enum LostAndFound {
     }
 
     private static func holds(folderId: Int64, db: Database) throws -> Bool {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT localState FROM folder WHERE id = ?"),
+        try FolderLocalState.fetchOne(db.cachedStatement(sql: "SELECT localState FROM folder WHERE id = ?"),
                             arguments: [folderId]) == localState
     }
 

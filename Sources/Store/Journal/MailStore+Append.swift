@@ -38,7 +38,7 @@ extension MailStore {
                 arguments: [folderId, placeholder]) else {
                 throw LocalChangeError.notFound
             }
-            try db.cachedStatement(sql: "UPDATE emailFolder SET pending = 'arriving' WHERE folderId = ? AND imapUID = ?")
+            try db.cachedStatement(sql: "UPDATE emailFolder SET pending = \(PendingLink.arriving.sql) WHERE folderId = ? AND imapUID = ?")
                 .execute(arguments: [folderId, placeholder])
             row.emailId = emailId
             row.placeholderUID = placeholder

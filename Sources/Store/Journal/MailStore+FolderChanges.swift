@@ -27,7 +27,7 @@ extension MailStore {
     static func insertLocalFolder(path: String, type: FolderType, context: WriteContext, db: Database) throws -> FolderRecord {
         var folder = FolderRecord(accountId: context.accountId, path: path,
                                   imapPath: "mailfs-creating:\(UUID().uuidString)", type: type, isSelectable: true)
-        folder.localState = "creating"
+        folder.localState = .creating
         try folder.insert(db)
         return folder
     }
@@ -38,12 +38,12 @@ extension MailStore {
             guard var folder = try FolderRecord.fetchOne(db, key: folderId) else { throw LocalChangeError.notFound }
             let children = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM folder WHERE accountId = ? AND path LIKE ? ESCAPE '\\'
-                  AND localState IS NOT 'deleting'
+                  AND localState IS NOT \(FolderLocalState.deleting.sql)
                 """, arguments: [context.accountId, Self.likePrefix(folder.path)]) ?? 0
             let messages = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailFolder WHERE folderId = ?",
                                             arguments: [folderId]) ?? 0
             guard children == 0, messages == 0 else { throw FolderChangeError.notEmpty }
-            folder.localState = "deleting"
+            folder.localState = .deleting
             try folder.update(db)
             var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)
             try writer.insert(.deleteFolder) { row in
@@ -63,7 +63,7 @@ extension MailStore {
             let oldPath = folder.path
             try Self.movePaths(accountId: context.accountId, from: oldPath, to: newPath, db: db)
             folder = try FolderRecord.fetchOne(db, key: folderId) ?? folder
-            if folder.localState == nil { folder.localState = "renaming" }
+            if folder.localState == nil { folder.localState = .renaming }
             try folder.update(db)
             var writer = try JournalWriter(db: db, context: context, now: Date(), deletion: false)
             try writer.insert(.renameFolder) { row in

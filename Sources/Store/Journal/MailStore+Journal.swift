@@ -143,7 +143,7 @@ extension MailStore {
         try pool.read { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT f.folderId, f.imapUID FROM emailFolder f
-                WHERE f.emailId = ? AND f.imapUID > 0 AND f.pending IS NOT 'leaving' ORDER BY f.folderId
+                WHERE f.emailId = ? AND f.imapUID > 0 AND f.pending IS NOT \(PendingLink.leaving.sql) ORDER BY f.folderId
                 """), arguments: [emailId])
             let folder = try db.cachedStatement(sql: "SELECT * FROM folder WHERE id = ?")
             return try rows.compactMap { row in

@@ -234,7 +234,7 @@ extension MailStore {
             try FolderStatusRow.fetchAll(db, sql: """
                 SELECT d.path, d.type, d.uidValidity, d.lastSyncDate, c.messages, c.unread
                 FROM folder d JOIN folderCount c ON c.folderId = d.id
-                WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT 'deleting' ORDER BY d.path
+                WHERE d.accountId = ? AND d.isSelectable = 1 AND d.localState IS NOT \(FolderLocalState.deleting.sql) ORDER BY d.path
                 """, arguments: [accountId])
         }
     }

@@ -109,7 +109,7 @@ public struct MessageEntry: Sendable, Equatable {
     static let order = "ORDER BY COALESCE(e.dateSent, e.dateReceived), e.id"
 
     /// An association the journal is moving or deleting: hidden at once.
-    static let visible = "f.pending IS NOT 'leaving'"
+    static let visible = "f.pending IS NOT \(PendingLink.leaving.sql)"
 }
 
 /// A thread directory in a listing.

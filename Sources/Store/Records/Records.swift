@@ -51,9 +51,9 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var settledMessages: Int?
     public var settledSince: Date?
     public var settledLinks: Int?
-    /// A local folder operation not yet applied on the server: "creating", "renaming" or
-    /// "deleting". The sync engine leaves such folders alone.
-    public var localState: String?
+    /// A local folder operation not yet applied on the server; the sync engine leaves
+    /// such folders alone.
+    public var localState: FolderLocalState?
 
     public init(accountId: Int64, path: String, imapPath: String, type: FolderType, isSelectable: Bool) {
         self.accountId = accountId
@@ -69,8 +69,8 @@ public struct FolderRecord: Codable, Sendable, Equatable, FetchableRecord, Mutab
     /// Whether the tree shows the folder: one whose rmdir is not yet applied on the server is
     /// gone from it already. `shownCondition` is the same rule in SQL, for the store's counts
     /// of subfolders; the two must agree.
-    public var isShown: Bool { id != nil && localState != "deleting" }
-    static let shownCondition = "localState IS NOT 'deleting'"
+    public var isShown: Bool { id != nil && localState != .deleting }
+    static let shownCondition = "localState IS NOT \(FolderLocalState.deleting.sql)"
 }
 
 extension FolderRecord {

@@ -12,7 +12,7 @@ extension MailStore {
         e.accountId = ? AND e.dateReceived < ? AND e.isStarred = 0
         AND NOT EXISTS (SELECT 1 FROM change c WHERE c.emailId = e.id AND c.state IN ('pending', 'applying', 'held'))
         AND NOT EXISTS (SELECT 1 FROM emailFolder f JOIN folder d ON d.id = f.folderId
-                        WHERE f.emailId = e.id AND d.localState = 'local')
+                        WHERE f.emailId = e.id AND d.localState = \(FolderLocalState.local.sql))
         """
 
     /// How many messages `purgeOutsideWindow` would remove.

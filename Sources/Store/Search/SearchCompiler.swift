@@ -63,7 +63,7 @@ struct SearchCompiler {
             // A directory name cannot hold "/": `Projects.Budget` names Projects/Budget too.
             return Condition(sql: """
                 e.id IN (SELECT f.emailId FROM emailFolder f JOIN folder d ON d.id = f.folderId
-                         WHERE f.pending IS NOT 'leaving' AND (d.path = ? COLLATE NOCASE OR replace(d.path, '/', '.') = ? COLLATE NOCASE))
+                         WHERE f.pending IS NOT \(PendingLink.leaving.sql) AND (d.path = ? COLLATE NOCASE OR replace(d.path, '/', '.') = ? COLLATE NOCASE))
                 """, arguments: [path, path])
         case .date(let range):
             return dates(range.resolved(now: now, calendar: calendar))
