@@ -97,11 +97,11 @@ struct JournalWriter {
     }
 
     /// The folders (id, type) that hold the message visibly.
-    func visibleFolders(emailId: Int64) throws -> [(id: Int64, type: String)] {
+    func visibleFolders(emailId: Int64) throws -> [(id: Int64, type: FolderType)] {
         try Row.fetchAll(db.cachedStatement(sql: """
             SELECT d.id, d.type FROM emailFolder f JOIN folder d ON d.id = f.folderId
             WHERE f.emailId = ? AND f.pending IS NOT \(PendingLink.leaving.sql) ORDER BY d.id
-            """), arguments: [emailId]).map { (id: $0[0], type: $0[1]) }
+            """), arguments: [emailId]).map { row in (id: try row.decode(atIndex: 0), type: try row.decode(atIndex: 1)) }
     }
 
     func folder(ofType type: FolderType) throws -> FolderRecord? {

@@ -25,7 +25,7 @@ struct OperationPlanner {
         let folders = try writer.visibleFolders(emailId: emailId)
         guard let source = folders.first(where: { $0.id == folderId }) else { throw LocalChangeError.notFound }
         let trash = try writer.folder(ofType: .trash)
-        let isFinal = source.type == "trash" || source.type == "spam"
+        let isFinal = source.type == .trash || source.type == .spam
         if trash?.id == nil && !isFinal && !writer.context.deletesWithoutTrash && !writer.context.isOffline {
             throw LocalChangeError.noTrash
         }
@@ -105,7 +105,7 @@ struct OperationPlanner {
 
     /// The message's association with an \Archive folder (generic servers' archive/).
     private func archiveAssociation() throws -> Int64? {
-        try writer.visibleFolders(emailId: emailId).first { $0.type == FolderType.archive.rawValue }?.id
+        try writer.visibleFolders(emailId: emailId).first { $0.type == .archive }?.id
     }
 
     private mutating func createArchiveFolder() throws -> Int64 {
