@@ -117,28 +117,6 @@ struct ServiceMountTests {
         #expect(output.contains("1 message(s) still queued in outbox/: sent at the next start"), "\(output)")
     }
 
-    @Test("a stale mount left by a killed mailfs is detached at the next start, with a word in the log")
-    func staleMountIsDetached() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
-        let mount = home.appendingPathComponent("Mail")
-        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        defer { _ = try? ChildProcess("/bin/fusermount3", ["-uz", mount.path]).wait() }
-        let first = try ChildProcess(MountedMailfs.binary, ["mount", mount.path], environment: environment, captureOutput: false)
-        try #require(try await Poll.until(seconds: 20) { FileManager.default.fileExists(atPath: mount.appendingPathComponent(".status").path) })
-        first.signal(SIGKILL)
-        _ = await first.terminated()
-        var info = statvfs()
-        #expect(statvfs(mount.path, &info) != 0 && errno == ENOTCONN, "the killed mount should be stale")
-
-        let second = try ChildProcess(MountedMailfs.binary, ["mount", mount.path], environment: environment)
-        let mounted = try await Poll.until(seconds: 20) { FileManager.default.fileExists(atPath: mount.appendingPathComponent(".status").path) }
-        second.signal(SIGTERM)
-        let exit = await second.terminated()
-        let output = second.readAll()
-        #expect(mounted, "\(output)")
-        #expect(exit == 0 && output.contains("was still mounted by a mailfs that stopped without unmounting"), "\(exit): \(output)")
-    }
-
     private func log(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 }
 
