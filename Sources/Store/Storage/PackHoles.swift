@@ -32,6 +32,8 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
     private var added = false
     /// Why the last pass that had holes to punch could not punch them all; nil once one could.
     private let failure = Mutex<String?>(nil)
+    /// Set by `stop`: the store is closing, no pass begins.
+    private let stopped = Mutex(false)
 
     var problem: String? { failure.withLock { $0 } }
 
@@ -67,12 +69,18 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
         guard isNew else { return }
         // Weakly: a store closed meanwhile (its observer gone with it) needs no pass.
         queue.asyncAfter(deadline: .now() + Self.delay) { [weak self] in
-            guard let self else { return }
+            guard let self, !stopped.withLock({ $0 }) else { return }
             scheduled.withLock { $0 = false }
             // A pass that fails (the disk, a busy store) leaves its rows for the next one,
             // and its reason in `problem`.
             try? punchAll()
         }
+    }
+
+    /// Waits for a pass under way; none begins after.
+    func stop() {
+        stopped.withLock { $0 = true }
+        queue.sync {}
     }
 
     /// Punches every recorded hole whose deletion is durable, then forgets them. Safe to run
