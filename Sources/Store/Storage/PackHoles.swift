@@ -85,8 +85,14 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
 
     /// Punches every recorded hole whose deletion is durable, then forgets them. Safe to run
     /// twice on the same rows (another process, a crash between the two steps): a punched
-    /// region is never written again.
+    /// region is never written again. While a backup copies the pack, it punches nothing
+    /// and tries again later.
     func punchAll() throws {
+        guard pack.beginPunching() else {
+            schedule()
+            return
+        }
+        defer { pack.endPunching() }
         do {
             switch try punchRecordedHoles() {
             case .nothingToPunch: break
