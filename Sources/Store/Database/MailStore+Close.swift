@@ -28,13 +28,13 @@ extension MailStore {
     }
 
     /// Marks the store open in its file unless it says so already. The checkpoint carries
-    /// the mark from the log into the file at once: only another program reading the store
-    /// at this moment can keep it there a while.
+    /// the mark from the log into the file at once; a reader of another program can hold
+    /// it back, and FULL waits for it (up to the busy timeout).
     static func markOpen(_ pool: DatabasePool) throws {
         try pool.writeWithoutTransaction { db in
             guard try StoreOpenMark.read(db) != .open else { return }
             try StoreOpenMark.write(StoreOpenMark.openValue, db)
-            _ = try checkpoint(db, "PASSIVE")
+            if try !checkpoint(db, "PASSIVE") { _ = try checkpoint(db, "FULL") }
         }
     }
 

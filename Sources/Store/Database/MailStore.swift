@@ -116,10 +116,11 @@ public final class MailStore: Sendable {
         configuration.maximumReaderCount = 4
         do {
             let pool = try DatabasePool(path: url.path, configuration: configuration)
-            try markOpen(pool)
             try StoreFile.claim(pool)
             try Schema.migrate(pool, searchIndex: searchIndex)
             try keepStatementJournalsInMemory(pool)
+            // After the migrations, which read enough of a damaged file to refuse it first.
+            try markOpen(pool)
             return pool
         } catch let error as DatabaseError {
             throw StoreFileError(error, path: url.path) ?? error

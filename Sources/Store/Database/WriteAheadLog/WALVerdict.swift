@@ -58,12 +58,11 @@ enum WALVerdict {
         if let damaged = scan.damagedFrame {
             return .damaged("frame \(damaged) is damaged: the \(scan.commitsAfterBreak) transactions after it would be lost")
         }
-        // A clean close leaves the log empty, and the first thing a process then writes is
-        // the open mark, which it checkpoints at once: a log holding more, with no WAL index
-        // of its own beside it, belongs elsewhere. (With its index, the log is the one the
-        // store was writing: a reader of another program may have kept the mark's checkpoint
-        // from finishing.)
-        if mark == .closed, scan.commits > 1, index?.salts != scan.header.salts {
+        // A clean close leaves the log empty, and the next process marks the file open, and
+        // checkpoints, before it writes anything but its migrations: a log holding more
+        // belongs elsewhere (a crashed store's log beside a restored file, another store's).
+        // Also judged so: a crash in the middle of a migration, whose log is safe to set aside.
+        if mark == .closed, scan.commits > 1 {
             return .foreign("the store file was closed cleanly, with an empty log, and this log holds \(scan.commits) transactions")
         }
         return nil
