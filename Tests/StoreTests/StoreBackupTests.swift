@@ -57,12 +57,7 @@ struct StoreBackupTests {
 
     @Test("the backup is the database, closed, and the pack, private, with holes where the store's pack has them")
     func files() throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest((1...40).map { n in
-            temp.incoming(Fixture.long(id: "\(n)@files", subject: "Message \(n)", lines: 4000), folder: inbox, uid: Int64(n))
-        }, accountId: account)
+        let temp = try Self.store(of: 40, lines: 4000)
         try temp.store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id % 2 = 0") }
         try temp.store.packHoles.punchAll()
         let destination = Fixture.temporaryDirectory("backup-files")
@@ -99,12 +94,7 @@ struct StoreBackupTests {
 
     @Test("while a backup reads the pack, no hole is punched; after it, the next pass punches them")
     func punchingWaits() async throws {
-        let temp = try TemporaryStore()
-        let account = try temp.account()
-        let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest((1...3).map { n in
-            temp.incoming(Fixture.long(id: "\(n)@wait", subject: "Message \(n)", lines: 2000), folder: inbox, uid: Int64(n))
-        }, accountId: account)
+        let temp = try Self.store(of: 3, lines: 2000)
         // What `backup` holds while it copies the pack.
         let reading = open(temp.store.pack.url.path, O_RDONLY)
         #expect(flock(reading, LOCK_SH) == 0)
@@ -114,6 +104,17 @@ struct StoreBackupTests {
         close(reading)
         #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) { try Self.holes(temp.store) == 0 },
                 "the pass it scheduled punched them")
+    }
+
+    /// A store of `count` messages of `lines` lines each, in one inbox.
+    static func store(of count: Int, lines: Int) throws -> TemporaryStore {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let inbox = try temp.folder(account, "inbox", type: .inbox)
+        _ = try temp.store.ingest((1...count).map { n in
+            temp.incoming(Fixture.long(id: "\(n)@stored", subject: "Message \(n)", lines: lines), folder: inbox, uid: Int64(n))
+        }, accountId: account)
+        return temp
     }
 
     static func holes(_ store: MailStore) throws -> Int {

@@ -54,7 +54,7 @@ public final class MailStore: Sendable {
         lock = try StoreLock(directory: directory)
         // The index file first: the store's readers attach it when they open.
         let searchURL = directory.appendingPathComponent(SearchIndexFile.name)
-        let index = try SearchIndexFile.open(searchURL)
+        let index = try Self.failingAsStoreFile(databaseURL) { try SearchIndexFile.open(searchURL) }
         pool = try lock.opening { [databaseURL] alone in
             // Judged only while no other process writes the log.
             if alone, let header { try Self.checkLog(of: databaseURL.path, header: header, accepting: acceptingLostChanges) }
@@ -66,14 +66,22 @@ public final class MailStore: Sendable {
         packHoles = PackHoles(pool: pool, pack: pack, databasePath: databaseURL.path)
         packHoles.start()
         keptListings = KeptListings(storeDirectory: directory)
-        do {
+        try Self.failingAsStoreFile(databaseURL) {
             try keptListings.removeStale { [pool] in
                 try pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT folderId FROM folderCount")) }
             }
-        } catch let error as DatabaseError {
-            throw StoreFileError(error, path: databaseURL.path) ?? error
         }
         try Self.restrictPermissions(of: directory)
+    }
+
+    /// `body`, its database errors that say something about the store's files (damage, a
+    /// full disk) turned into the `StoreFileError` every command shows.
+    private static func failingAsStoreFile<T>(_ database: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreFileError(error, path: database.path) ?? error
+        }
     }
 
     /// Throws the problem with the store's write-ahead log, unless the user accepts losing
@@ -114,7 +122,7 @@ public final class MailStore: Sendable {
             try keepLogAtClose(db)
         }
         configuration.maximumReaderCount = 4
-        do {
+        return try failingAsStoreFile(url) {
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             try StoreFile.claim(pool)
             try Schema.migrate(pool, searchIndex: searchIndex)
@@ -122,8 +130,6 @@ public final class MailStore: Sendable {
             // After the migrations, which read enough of a damaged file to refuse it first.
             try markOpen(pool)
             return pool
-        } catch let error as DatabaseError {
-            throw StoreFileError(error, path: url.path) ?? error
         }
     }
 
