@@ -29,10 +29,11 @@ enum WALVerdict {
     private static func missing(_ state: String, mark: StoreOpenMark, index: WALIndexHeader?) -> WALProblem? {
         if let index {
             guard index.pendingFrames > 0 else { return nil }
-            return .lost("\(state), and \(index.pendingFrames) of its pages were not yet in the store file")
+            return .lost("\(state), and its last \(index.pendingFrames) page writes were not yet in the store file")
         }
         guard mark == .open else { return nil }
-        return .lost("\(state), and the store file says mailfs had it open: its latest changes were only in the log")
+        return .lost("\(state), and the store file was left marked open (mailfs stopped without closing it, "
+                     + "or the file was copied while in use): what only the log held is gone")
     }
 
     private static func problem(mark: StoreOpenMark, storePageSize: Int, scan: WALFrameScan,
