@@ -19,13 +19,14 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var location: LocationOptions
 
         func run() throws {
-            let store = try location.openStore()
-            let accounts = try store.accounts().filter { account == nil || $0.name == account }
-            if let account, accounts.isEmpty { throw CleanExit.failure("no account named \(account)") }
-            for record in accounts {
-                guard let id = record.id else { continue }
-                let freed = try store.clearCache(accountId: id)
-                print("\(record.name): \(freed.formatted(.byteCount(style: .file))) freed")
+            try location.withStore { store in
+                let accounts = try store.accounts().filter { account == nil || $0.name == account }
+                if let account, accounts.isEmpty { throw CleanExit.failure("no account named \(account)") }
+                for record in accounts {
+                    guard let id = record.id else { continue }
+                    let freed = try store.clearCache(accountId: id)
+                    print("\(record.name): \(freed.formatted(.byteCount(style: .file))) freed")
+                }
             }
         }
     }

@@ -34,13 +34,40 @@ struct LocationOptions: ParsableArguments {
         }
     }
 
+    @Flag(help: "Open a store whose write-ahead log is missing, damaged or another store's, as its files hold it: what the log held is lost.")
+    var acceptLostChanges = false
+
     /// The store, or the command ends with what is wrong with its file and what to do.
+    /// The caller closes it (`withStore` does).
     func openStore() throws -> MailStore {
         let directory = try dataDir ?? paths().dataDirectory
         do {
-            return try MailStore(directory: URL(fileURLWithPath: directory))
+            return try MailStore(directory: URL(fileURLWithPath: directory), acceptingLostChanges: acceptLostChanges)
         } catch let error as StoreFileError {
             throw CleanExit.failure(error.description)
+        }
+    }
+
+    /// Runs `body` with the store open, then closes it cleanly, whether `body` succeeds or
+    /// not (`MailStore.close`). Damage `body` meets in the store ends the command with the
+    /// file, what is wrong and what to do, as at open.
+    func withStore<T>(_ body: (MailStore) throws -> T) throws -> T {
+        let store = try openStore()
+        defer { Self.close(store) }
+        do {
+            return try body(store)
+        } catch {
+            guard let damage = store.damage(in: error) else { throw error }
+            throw CleanExit.failure(damage.description)
+        }
+    }
+
+    /// Closes the store; a log that could not be emptied is a warning: nothing is lost.
+    static func close(_ store: MailStore) {
+        do {
+            try store.close()
+        } catch {
+            FileHandle.standardError.write(Data("mailfs: warning: \(error)\n".utf8))
         }
     }
 }

@@ -15,15 +15,16 @@ struct ForgetCommand: ParsableCommand {
         if let config = try location.loadConfig(), config.account(named: account) != nil {
             throw CleanExit.failure("\(account) is still in the config: remove it there first")
         }
-        let store = try location.openStore()
-        if let id = try store.account(named: account)?.id { try store.clearCache(accountId: id) }
-        guard try store.deleteAccount(named: account) else {
-            throw CleanExit.failure("no account named \(account) in the store")
-        }
-        print("\(account): local data deleted")
-        // On a file system without hole punching the pack keeps the deleted mail's space.
-        if let problem = store.packSpaceProblem {
-            FileHandle.standardError.write(Data("mailfs: warning: \(problem)\n".utf8))
+        try location.withStore { store in
+            if let id = try store.account(named: account)?.id { try store.clearCache(accountId: id) }
+            guard try store.deleteAccount(named: account) else {
+                throw CleanExit.failure("no account named \(account) in the store")
+            }
+            print("\(account): local data deleted")
+            // On a file system without hole punching the pack keeps the deleted mail's space.
+            if let problem = store.packSpaceProblem {
+                FileHandle.standardError.write(Data("mailfs: warning: \(problem)\n".utf8))
+            }
         }
     }
 }

@@ -35,14 +35,14 @@ struct ImportCommand: ParsableCommand {
         if let problem = AccountName.problem(with: account) {
             throw CleanExit.failure("account name \"\(account)\": \(problem)")
         }
-        let store = try location.openStore()
         let started = Date()
-        let report: MailboxImporter.Report
-        do {
-            report = try MailboxImporter(store: store).importMail(
-                from: URL(fileURLWithPath: path), account: account, address: address, folder: folder)
-        } catch let error as MailboxImporter.ImportError {
-            throw CleanExit.failure(error.description)
+        let report = try location.withStore { store in
+            do {
+                return try MailboxImporter(store: store).importMail(
+                    from: URL(fileURLWithPath: path), account: account, address: address, folder: folder)
+            } catch let error as MailboxImporter.ImportError {
+                throw CleanExit.failure(error.description)
+            }
         }
         let seconds = Date().timeIntervalSince(started)
         let s = report.summary

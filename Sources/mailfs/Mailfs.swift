@@ -7,8 +7,8 @@ struct Mailfs: ParsableCommand {
         commandName: "mailfs",
         abstract: "Email as a Linux filesystem: IMAP accounts synced into a local store, mounted with FUSE.",
         discussion: overview,
-        subcommands: [MountCommand.self, ImportCommand.self, StatusCommand.self, SearchCommand.self, ForgetCommand.self,
-                      CacheCommand.self, ConfigCommand.self, InstallServiceCommand.self]
+        subcommands: [MountCommand.self, ImportCommand.self, StatusCommand.self, SearchCommand.self, BackupCommand.self,
+                      ForgetCommand.self, CacheCommand.self, ConfigCommand.self, InstallServiceCommand.self]
     )
 
     /// What `mailfs --help` says before the list of commands: where to start, not the

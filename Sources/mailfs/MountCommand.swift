@@ -60,7 +60,13 @@ struct MountCommand: ParsableCommand {
             }
         }
         let config = try location.loadConfig()
-        let store = try location.openStore()
+        try location.withStore { store in try serve(store, config: config) }
+    }
+
+    /// Mounts `store` and serves it until the mount ends; every way it ends (`fusermount3
+    /// -u`, Ctrl-C, SIGTERM from systemd) comes back here and stops what it started
+    /// (`MountServices`), and `withStore` then closes the store.
+    private func serve(_ store: MailStore, config: MailfsConfig?) throws {
         // Files being written when a previous run died were never acknowledged to their writer.
         try store.removeDrafts()
         // Accepted by a server just before the previous run died: never sent again.
@@ -94,16 +100,9 @@ struct MountCommand: ParsableCommand {
         let canonicalMountPoint = LiveMount.canonicalPath(mountPoint)
         try mount(session)
         tree.attach(session.invalidator, trustedFor: options.kernelTrust)
-        LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
-        defer { LiveMount.removeRecord(store: store) }
-        let watcher = try StoreWatcher(store: store, tree: tree)
-        watcher.start()
-        defer { watcher.stop() }
-        let memoryRelease = IdleMemoryRelease(session: session, store: store, tree: tree)
-        memoryRelease.start()
-        defer { memoryRelease.stop() }
-        let coordinator = config.map { SyncEngine.start(config: $0, store: store, activities: activities, tree: tree) }
-        defer { coordinator?.stop() }
+        let services = try MountServices(canonicalMountPoint: canonicalMountPoint, session: session, store: store,
+                                         tree: tree, config: config, activities: activities)
+        defer { services.stop() }
         FileHandle.standardOutput.write(Data((JournalLogHandler.stderrIsJournal() ? Self.journalLines(banner) : banner + "\n").utf8))
         let notifier = ServiceNotifier()
         if notifier.isActive { announceReady(to: notifier) }

@@ -57,21 +57,22 @@ struct SearchCommand: ParsableCommand {
             FileHandle.standardError.write(Data(Self.pointing(at: error, in: text).utf8))
             throw ExitCode(2)
         }
-        let store = try location.openStore()
-        let names = Dictionary(uniqueKeysWithValues: try store.accounts().compactMap { record in record.id.map { ($0, record.name) } })
-        var scope = SearchScope.everyAccount
-        if let account {
-            guard let id = names.first(where: { $0.value == account })?.key else {
-                FileHandle.standardError.write(Data("mailfs search: no account named \(account)\n".utf8))
-                throw ExitCode(2)
+        try location.withStore { store in
+            let names = Dictionary(uniqueKeysWithValues: try store.accounts().compactMap { record in record.id.map { ($0, record.name) } })
+            var scope = SearchScope.everyAccount
+            if let account {
+                guard let id = names.first(where: { $0.value == account })?.key else {
+                    FileHandle.standardError.write(Data("mailfs search: no account named \(account)\n".utf8))
+                    throw ExitCode(2)
+                }
+                scope = .account(id)
             }
-            scope = .account(id)
+            let messages = try store.messages(matching: parsed, in: scope, limit: limit)
+            guard !messages.isEmpty else { throw ExitCode(1) }
+            let results = SearchResults(messages: messages, details: try store.searchDetails(emailIds: messages.map(\.id)),
+                                        accountNames: names, root: mount ?? LiveMount.mountPoint(of: store))
+            print(json ? try results.json() : output == .files ? results.paths() : results.messageIDs(), terminator: "")
         }
-        let messages = try store.messages(matching: parsed, in: scope, limit: limit)
-        guard !messages.isEmpty else { throw ExitCode(1) }
-        let results = SearchResults(messages: messages, details: try store.searchDetails(emailIds: messages.map(\.id)),
-                                    accountNames: names, root: mount ?? LiveMount.mountPoint(of: store))
-        print(json ? try results.json() : output == .files ? results.paths() : results.messageIDs(), terminator: "")
     }
 
     /// The error, then the query with a caret under the place it names.

@@ -23,23 +23,24 @@ struct StatusCommand: ParsableCommand {
             return
         }
         let config = try location.loadConfig()
-        let store = try location.openStore()
-        let profiles = AccountProfiles.make(config: config)
-        var facts: [(name: String, facts: StatusReport.AccountFacts)] = []
-        for record in try store.accounts() where account == nil || record.name == account {
-            let profile = profiles.first { $0.name == record.name }
-                ?? .offline(name: record.name, address: record.address,
-                            deleteGuard: AccountProfiles.importedDeleteGuard(config: config))
-            guard var recordFacts = try store.statusFacts(record, activity: AccountActivity.State(), profile: profile)
-            else { continue }
-            if let id = record.id, account != nil { recordFacts.storage = try store.storageUse(accountId: id) }
-            facts.append((record.name, recordFacts))
-        }
-        if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }
-        if let only = facts.first, account != nil {
-            print(StatusReport.account(only.facts), terminator: "")
-        } else {
-            print(StatusReport.root(facts, diskUse: store.totalDiskUse(), spaceProblem: store.packSpaceProblem), terminator: "")
+        try location.withStore { store in
+            let profiles = AccountProfiles.make(config: config)
+            var facts: [(name: String, facts: StatusReport.AccountFacts)] = []
+            for record in try store.accounts() where account == nil || record.name == account {
+                let profile = profiles.first { $0.name == record.name }
+                    ?? .offline(name: record.name, address: record.address,
+                                deleteGuard: AccountProfiles.importedDeleteGuard(config: config))
+                guard var recordFacts = try store.statusFacts(record, activity: AccountActivity.State(), profile: profile)
+                else { continue }
+                if let id = record.id, account != nil { recordFacts.storage = try store.storageUse(accountId: id) }
+                facts.append((record.name, recordFacts))
+            }
+            if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }
+            if let only = facts.first, account != nil {
+                print(StatusReport.account(only.facts), terminator: "")
+            } else {
+                print(StatusReport.root(facts, diskUse: store.totalDiskUse(), spaceProblem: store.packSpaceProblem), terminator: "")
+            }
         }
     }
 }

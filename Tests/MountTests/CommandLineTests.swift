@@ -7,7 +7,7 @@ import Testing
 /// and the shell completions, from the real binary.
 @Suite("The command line")
 struct CommandLineTests {
-    static let commands = ["mount", "import", "status", "search", "forget", "cache", "config"]
+    static let commands = ["mount", "import", "status", "search", "backup", "forget", "cache", "config"]
 
     /// The reference's lines as written (no blank lines), to find whole in a help output.
     static var referenceLines: [String] {

@@ -101,6 +101,7 @@ struct StoreFileTests {
         })
         let store = try MailStore(directory: directory)
         _ = try MailboxImporter(store: store).importMail(from: maildir, account: "mine")
+        try store.close()
     }
 
     static func foreignDatabase(at file: URL) throws {

@@ -23,18 +23,24 @@ public final class MailStore: Sendable {
     /// Large folders' listings, kept in files beside the store.
     let keptListings: KeptListings
 
+    /// Who else has the store open (`StoreLock`).
+    let lock: StoreLock
+
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`, its full-text index,
     /// `mailfs-search.sqlite`, and its pack of raw messages, `mailfs-messages.pack`. The
     /// directory is made 0700
     /// and the database files 0600: mail is private. A file that is not a usable mailfs
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
-    /// is left as it was.
-    public convenience init(directory: URL) throws {
-        try self.init(directory: directory, punchingHolesWith: MessagePack.punchHole)
+    /// is left as it was; so does a store whose write-ahead log is missing, damaged or not
+    /// its own (`WALVerdict`), unless `acceptingLostChanges` (the user's
+    /// `--accept-lost-changes`): the store then opens as its file and the valid part of its
+    /// log hold it, a log that is not its own moved aside first. Close it with `close()`.
+    public convenience init(directory: URL, acceptingLostChanges: Bool = false) throws {
+        try self.init(directory: directory, acceptingLostChanges: acceptingLostChanges, punchingHolesWith: MessagePack.punchHole)
     }
 
     /// `init(directory:)` with the pack's hole punching given: tests make it fail.
-    init(directory: URL, punchingHolesWith punchHole: @escaping MessagePack.HolePuncher) throws {
+    init(directory: URL, acceptingLostChanges: Bool = false, punchingHolesWith punchHole: @escaping MessagePack.HolePuncher) throws {
         _ = SQLiteProcessSettings.applied
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
@@ -44,21 +50,46 @@ public final class MailStore: Sendable {
         defer { umask(previousMask) }
         databaseURL = directory.appendingPathComponent("mailfs.sqlite")
         acceptanceLog = AcceptanceLog(directory: directory)
-        try StoreFile.check(databaseURL)
+        let header = try StoreFile.check(databaseURL)
+        lock = try StoreLock(directory: directory)
         // The index file first: the store's readers attach it when they open.
         let searchURL = directory.appendingPathComponent(SearchIndexFile.name)
-        let index = try SearchIndexFile.open(searchURL)
-        pool = try Self.openPool(at: databaseURL, searchIndex: searchURL)
+        let index = try Self.failingAsStoreFile(databaseURL) { try SearchIndexFile.open(searchURL) }
+        pool = try lock.opening { [databaseURL] alone in
+            // Judged only while no other process writes the log.
+            if alone, let header { try Self.checkLog(of: databaseURL.path, header: header, accepting: acceptingLostChanges) }
+            return try Self.openPool(at: databaseURL, searchIndex: searchURL)
+        }
         pack = try MessagePack(directory: directory, punchHole: punchHole)
         searchIndex = SearchIndexWriter(index: index, store: pool, pack: pack)
         searchIndex.catchUp()
         packHoles = PackHoles(pool: pool, pack: pack, databasePath: databaseURL.path)
         packHoles.start()
         keptListings = KeptListings(storeDirectory: directory)
-        try keptListings.removeStale { [pool] in
-            try pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT folderId FROM folderCount")) }
+        try Self.failingAsStoreFile(databaseURL) {
+            try keptListings.removeStale { [pool] in
+                try pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT folderId FROM folderCount")) }
+            }
         }
         try Self.restrictPermissions(of: directory)
+    }
+
+    /// `body`, its database errors that say something about the store's files (damage, a
+    /// full disk) turned into the `StoreFileError` every command shows.
+    private static func failingAsStoreFile<T>(_ database: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreFileError(error, path: database.path) ?? error
+        }
+    }
+
+    /// Throws the problem with the store's write-ahead log, unless the user accepts losing
+    /// what it held; a log that is not the store's is then moved aside.
+    private static func checkLog(of database: String, header: DatabaseHeader, accepting: Bool) throws {
+        guard let problem = try StoreWAL.problem(database: database, header: header) else { return }
+        guard accepting else { throw StoreFileError(path: database, kind: .log(problem)) }
+        if case .foreign = problem { try StoreWAL.setAside(database: database) }
     }
 
     /// The page size of stores created by this version.
@@ -88,16 +119,17 @@ public final class MailStore: Sendable {
             if db.configuration.readonly {
                 try db.execute(sql: "ATTACH DATABASE ? AS \(SearchIndexFile.schema)", arguments: [searchIndex.path])
             }
+            try keepLogAtClose(db)
         }
         configuration.maximumReaderCount = 4
-        do {
+        return try failingAsStoreFile(url) {
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             try StoreFile.claim(pool)
             try Schema.migrate(pool, searchIndex: searchIndex)
             try keepStatementJournalsInMemory(pool)
+            // After the migrations, which read enough of a damaged file to refuse it first.
+            try markOpen(pool)
             return pool
-        } catch let error as DatabaseError {
-            throw StoreFileError(error, path: url.path) ?? error
         }
     }
 

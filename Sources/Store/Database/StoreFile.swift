@@ -18,6 +18,8 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
         case unreadable(String)
         /// No space left where the store is: SQLite cannot even create its WAL index.
         case diskFull
+        /// Its write-ahead log is missing, damaged or another store's (`WALVerdict`).
+        case log(WALProblem)
     }
 
     public var path: String
@@ -39,6 +41,27 @@ public struct StoreFileError: Error, CustomStringConvertible, Equatable {
         case .diskFull:
             return "disk full: no space left in \(URL(fileURLWithPath: path).deletingLastPathComponent().path), "
                 + "where mailfs keeps its store; free some space and start mailfs again"
+        case .log(let problem):
+            return describe(problem)
+        }
+    }
+
+    /// SQLite would open the store as if nothing were wrong: each says what would be lost
+    /// and how to go on knowingly.
+    private func describe(_ problem: WALProblem) -> String {
+        let log = StoreWAL.logPath(of: path)
+        let accept = "run the command again with --accept-lost-changes"
+        switch problem {
+        case .lost(let reason):
+            return "the write-ahead log \(log) of the store \(path) \(reason). Opening the store would silently go back "
+                + "to an older state. If the store was copied or moved, put its -wal and -shm files from the same moment "
+                + "back beside it (mailfs backup makes copies that need neither); to open it without those changes, \(accept)"
+        case .damaged(let reason):
+            return "the write-ahead log \(log) of the store \(path) is damaged (\(reason)). Restore the store from a "
+                + "backup, or, to open it with what the log holds before the damage, \(accept)"
+        case .foreign(let reason):
+            return "\(log) is not the write-ahead log of the store \(path) (\(reason)): opening the store would copy "
+                + "its pages into it. To move it aside (to \(log).foreign) and open the store as its file holds it, \(accept)"
         }
     }
 
@@ -79,30 +102,28 @@ enum StoreFile {
     static let applicationID: Int32 = 0x6D6C_6673
     /// The first migration of every mailfs store, for stores made before the application id.
     static let firstMigration = "v1-core"
-    private static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
-    /// Throws unless `url` is missing (a new store), a mailfs store, or an SQLite database
-    /// with no tables. Reads only.
-    static func check(_ url: URL) throws {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else { return }
+    /// Throws unless `url` is missing (a new store: nil), a mailfs store, or an SQLite
+    /// database with no tables; returns its header. Reads only.
+    static func check(_ url: URL) throws -> DatabaseHeader? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else { return nil }
         let path = url.path
         guard size > 0 else { throw StoreFileError(path: path, kind: .empty) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreFileError(path: path, kind: .unreadable("permission denied"))
         }
-        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let bytes = [UInt8]((try? handle.read(upToCount: DatabaseHeader.size)) ?? Data())
         try? handle.close()
-        guard header.count == 100, header.starts(with: sqliteMagic) else {
-            throw StoreFileError(path: path, kind: .notADatabase)
-        }
-        // The header's application id (bytes 68-71, big-endian) is enough for a store that
-        // has one; SQLite itself then finds a truncated or damaged file when it opens it.
-        guard header[68..<72].reduce(0, { $0 << 8 | Int32($1) }) != applicationID else { return }
+        guard let header = DatabaseHeader(bytes) else { throw StoreFileError(path: path, kind: .notADatabase) }
+        // The header's application id is enough for a store that has one; SQLite itself
+        // then finds a truncated or damaged file when it opens it.
+        guard header.applicationID != applicationID else { return header }
         do {
             try checkIdentity(path: path)
         } catch let error as DatabaseError {
             throw StoreFileError(error, path: path) ?? error
         }
+        return header
     }
 
     /// A file without mailfs's id: a store made before stores had one (its first

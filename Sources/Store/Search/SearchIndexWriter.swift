@@ -34,6 +34,8 @@ final class SearchIndexWriter: Sendable {
     private let backlog = DispatchSemaphore(value: 4)
     /// The first failure since the last `flush`; the rows it lost come back with `catchUp`.
     private let failure = Mutex<(any Error)?>(nil)
+    /// Set by `stop`: jobs not yet begun do nothing, and a catch-up ends after its chunk.
+    private let stopped = Atomic(false)
 
     init(index: DatabaseQueue, store: DatabasePool, pack: MessagePack) {
         self.index = index
@@ -56,7 +58,7 @@ final class SearchIndexWriter: Sendable {
         submit { [self] in
             let gaps = try store.read { db in try SearchIndexGaps(db) }
             if !gaps.stale.isEmpty { try remove(gaps.stale) }
-            for start in stride(from: 0, to: gaps.missing.count, by: 100) {
+            for start in stride(from: 0, to: gaps.missing.count, by: 100) where !stopped.load(ordering: .relaxed) {
                 let chunk = gaps.missing[start..<min(start + 100, gaps.missing.count)]
                 let entries = try store.read { db in try StoredSearchEntries.entries(emailIds: chunk, pack: pack, db: db) }
                 // Never over a row written meanwhile from the message itself (another process's job).
@@ -90,10 +92,18 @@ final class SearchIndexWriter: Sendable {
         index.releaseMemory()
     }
 
+    /// Waits for the job under way and drops the others: the store is closing. What they
+    /// would have written, the next open's catch-up writes.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        jobs.sync {}
+    }
+
     private func submit(_ work: @escaping @Sendable () throws -> Void) {
         backlog.wait()
         jobs.async { [self] in
             defer { backlog.signal() }
+            guard !stopped.load(ordering: .relaxed) else { return }
             do {
                 try work()
                 try applyRemovals()

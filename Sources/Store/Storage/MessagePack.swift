@@ -152,6 +152,17 @@ public final class MessagePack: Sendable {
         }
     }
 
+    /// Holes are punched only while no backup copies the pack (`MailStore.backup`), which
+    /// holds a shared `flock` on it: a pass takes an exclusive one, or waits for a later pass.
+    /// False when a backup holds it.
+    func beginPunching() -> Bool {
+        flock(fd, LOCK_EX | LOCK_NB) == 0
+    }
+
+    func endPunching() {
+        flock(fd, LOCK_UN)
+    }
+
     /// Blocks in use, in bytes: less than the file's size once holes are punched.
     var diskUse: Int64 {
         var status = stat()

@@ -32,6 +32,8 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
     private var added = false
     /// Why the last pass that had holes to punch could not punch them all; nil once one could.
     private let failure = Mutex<String?>(nil)
+    /// Set by `stop`: the store is closing, no pass begins.
+    private let stopped = Mutex(false)
 
     var problem: String? { failure.withLock { $0 } }
 
@@ -67,7 +69,7 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
         guard isNew else { return }
         // Weakly: a store closed meanwhile (its observer gone with it) needs no pass.
         queue.asyncAfter(deadline: .now() + Self.delay) { [weak self] in
-            guard let self else { return }
+            guard let self, !stopped.withLock({ $0 }) else { return }
             scheduled.withLock { $0 = false }
             // A pass that fails (the disk, a busy store) leaves its rows for the next one,
             // and its reason in `problem`.
@@ -75,10 +77,22 @@ final class PackHoles: TransactionObserver, @unchecked Sendable {
         }
     }
 
+    /// Waits for a pass under way; none begins after.
+    func stop() {
+        stopped.withLock { $0 = true }
+        queue.sync {}
+    }
+
     /// Punches every recorded hole whose deletion is durable, then forgets them. Safe to run
     /// twice on the same rows (another process, a crash between the two steps): a punched
-    /// region is never written again.
+    /// region is never written again. While a backup copies the pack, it punches nothing
+    /// and tries again later.
     func punchAll() throws {
+        guard pack.beginPunching() else {
+            schedule()
+            return
+        }
+        defer { pack.endPunching() }
         do {
             switch try punchRecordedHoles() {
             case .nothingToPunch: break

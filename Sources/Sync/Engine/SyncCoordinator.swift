@@ -129,11 +129,22 @@ public final class SyncCoordinator: Sendable, WriteBackService {
         return accounts[name]
     }
 
-    public func stop() {
-        tasks.withLock { tasks in
+    /// Cancels every account's loops, and waits up to `limit` seconds for them to end: a
+    /// mount closes its store after, and a task still writing then fails. A command under
+    /// way on the network ends its task only when it returns, or at its timeout.
+    public func stop(waitingUpTo limit: TimeInterval = 0) {
+        let stopping = tasks.withLock { tasks in
+            defer { tasks.removeAll() }
             for task in tasks { task.cancel() }
-            tasks.removeAll()
+            return tasks
         }
+        guard limit > 0 else { return }
+        let ended = DispatchSemaphore(value: 0)
+        Task.detached {
+            for task in stopping { await task.value }
+            ended.signal()
+        }
+        _ = ended.wait(timeout: .now() + limit)
     }
 }
 
