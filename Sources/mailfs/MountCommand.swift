@@ -83,7 +83,9 @@ struct MountCommand: ParsableCommand {
             byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
         let activities = AccountActivities(profiles: AccountProfiles.make(config: config),
                                            importedDeleteGuard: AccountProfiles.importedDeleteGuard(config: config))
-        let tree = MailTree(store: store, activities: activities, settings: settings)
+        let coordinator = config.map { SyncCoordinator(config: $0, store: store, activities: activities) }
+        let tree = MailTree(store: store, activities: activities,
+                            services: coordinator.map { SyncEngine.services(of: $0, store: store) }, settings: settings)
         // Names and attributes are trusted by the kernel for `cacheSeconds` (a minute; the
         // tests shorten it): every change to the store is told to it (`MailTree.storeDidChange`).
         let options = MountOptions(mountPoint: mountPoint, entryTimeout: cacheSeconds, attributeTimeout: cacheSeconds,
@@ -101,7 +103,7 @@ struct MountCommand: ParsableCommand {
         try mount(session)
         tree.attach(session.invalidator, trustedFor: options.kernelTrust)
         let services = try MountServices(canonicalMountPoint: canonicalMountPoint, session: session, store: store,
-                                         tree: tree, config: config, activities: activities)
+                                         tree: tree, coordinator: coordinator)
         defer { services.stop() }
         FileHandle.standardOutput.write(Data((JournalLogHandler.stderrIsJournal() ? Self.journalLines(banner) : banner + "\n").utf8))
         let notifier = ServiceNotifier()

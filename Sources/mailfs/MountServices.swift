@@ -1,5 +1,3 @@
-import Activity
-import Config
 import FUSE
 import Foundation
 import Store
@@ -19,15 +17,17 @@ final class MountServices {
     private let memoryRelease: IdleMemoryRelease
     private let coordinator: SyncCoordinator?
 
+    /// `coordinator`: the sync engine the tree was built with, started here once mounted.
     init(canonicalMountPoint: String, session: FuseSession, store: MailStore, tree: MailTree,
-         config: MailfsConfig?, activities: AccountActivities) throws {
+         coordinator: SyncCoordinator?) throws {
         self.store = store
         watcher = try StoreWatcher(store: store, tree: tree)
         LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
         watcher.start()
         memoryRelease = IdleMemoryRelease(session: session, store: store, tree: tree)
         memoryRelease.start()
-        coordinator = config.map { SyncEngine.start(config: $0, store: store, activities: activities, tree: tree) }
+        self.coordinator = coordinator
+        coordinator?.start()
     }
 
     /// Stops the writers first (the sync, the outbox, the journal), then the rest.

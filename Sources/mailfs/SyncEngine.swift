@@ -1,34 +1,25 @@
-import Activity
-import Config
 import FUSE
 import Store
 import Sync
 
-/// Wires the sync engine to the mount: shared account state for `.status`/`.log`, and
-/// `.control` commands.
+/// The sync engine's side of the mount: the services the tree is built with.
 enum SyncEngine {
-    static func start(config: MailfsConfig, store: MailStore, activities: AccountActivities,
-                      tree: MailTree) -> SyncCoordinator {
-        let coordinator = SyncCoordinator(config: config, store: store, activities: activities)
-        tree.onControl { account, command in
+    static func services(of coordinator: SyncCoordinator, store: MailStore) -> MailServices {
+        MailServices(content: coordinator, sending: coordinator, writeBack: coordinator) { account, command in
             switch command {
-            case "sync":
+            case .sync:
                 return coordinator.trigger(account: account)
-            case "reset":
+            case .reset:
                 do {
                     try store.resetSyncState(accountName: account)
                 } catch {
                     return false
                 }
                 return coordinator.trigger(account: account)
-            default:
+            case .confirmDeletes, .cancelDeletes:
+                // The tree answers the guard itself.
                 return false
             }
         }
-        tree.provideContent(with: coordinator)
-        tree.provideSending(with: coordinator)
-        tree.provideWriteBack(with: coordinator)
-        coordinator.start()
-        return coordinator
     }
 }

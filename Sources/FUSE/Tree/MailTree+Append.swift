@@ -43,7 +43,7 @@ extension MailTree {
                 try store.recordAppend(message, folderId: folderId, flags: flags, context: context)
             }
             activityLog(accountId, "\(name) added to \(folder?.path ?? "folder") as \(stored)")
-            writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+            services?.writeBack.journalChanged(accountId: accountId)
             listings.forget(Node.folder(folderId).inode)
             invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
         }

@@ -124,7 +124,7 @@ extension MailTree {
     /// began sending. ENOENT when the server no longer has the message, EIO for anything
     /// else; the account's `.log` and `.status` say why.
     private func download(_ key: ContentKey) throws(FSError) -> ContentDelivery {
-        guard let provider = contentProvider.withLock({ $0 }) else {
+        guard let provider = services?.content else {
             logger.error("\(key) is not in the store and no server is configured")
             throw FSError(EIO)
         }

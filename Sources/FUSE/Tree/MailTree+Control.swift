@@ -4,12 +4,10 @@ import Store
 
 /// `.control`: write-only; each line is a command, executed when the file is closed.
 extension MailTree {
-    static let controlCommands: Set<String> = ["sync", "reset", "confirm-deletes", "cancel-deletes"]
-
     /// What reading `.control` shows.
     static let controlHelp = Array("""
         # write one command: echo COMMAND > .control
-        # sync reset confirm-deletes cancel-deletes
+        # \(ControlCommand.allCases.map(\.rawValue).joined(separator: " "))
 
         """.utf8)
 
@@ -55,24 +53,30 @@ extension MailTree {
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        for command in commands {
-            guard Self.controlCommands.contains(command) else {
-                activity.log.record("unknown .control command \"\(command.prefix(40))\"", level: .error)
+        for text in commands {
+            guard let command = ControlCommand(rawValue: text) else {
+                activity.log.record("unknown .control command \"\(text.prefix(40))\"", level: .error)
                 throw FSError(EINVAL)
             }
-            if command == "confirm-deletes" || command == "cancel-deletes" {
-                try resolveHeldDeletes(accountId: accountId, confirm: command == "confirm-deletes", log: activity.log)
-                continue
+            try run(command, account: account, log: activity.log)
+        }
+    }
+
+    /// The guard's answers are the tree's own, for any account (imported ones hold
+    /// deletions too); the others need the account's server.
+    private func run(_ command: ControlCommand, account: AccountRecord, log: EventLog) throws(FSError) {
+        switch command {
+        case .confirmDeletes, .cancelDeletes:
+            try resolveHeldDeletes(accountId: account.id ?? -1, confirm: command == .confirmDeletes, log: log)
+        case .sync, .reset:
+            guard !account.isOffline, let services else {
+                return log.record("\(command.rawValue): offline account, nothing to do")
             }
-            let handler = controlHandler.withLock { $0 }
-            if account.isOffline || handler == nil {
-                activity.log.record("\(command): offline account, nothing to do")
-            } else if handler?(account.name, command) == true {
-                activity.log.record("\(command) requested")
-            } else {
-                activity.log.record("\(command): not supported yet", level: .error)
+            guard services.control(account.name, command) else {
+                log.record("\(command.rawValue): not supported for this account", level: .error)
                 throw FSError(ENOTSUP)
             }
+            log.record("\(command.rawValue) requested")
         }
     }
 
@@ -87,6 +91,6 @@ extension MailTree {
             // No server: confirmed rows finish at once.
             try storeCall { try store.finishPendingLocally(accountId: accountId) }
         }
-        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        services?.writeBack.journalChanged(accountId: accountId)
     }
 }

@@ -26,7 +26,7 @@ extension MailTree {
     public func create(parent: Inode, name: String, flags: Int32) throws(FSError) -> (FileAttributes, OpenedFile) {
         if case .folder(let folderId)? = Node(inode: parent) { return try createInFolder(folderId, parent: parent, name: name) }
         guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EPERM) }
-        guard outboxService.withLock({ $0 })?.acceptsMail(accountId: accountId) == true else { throw FSError(EROFS) }
+        guard services?.sending.acceptsMail(accountId: accountId) == true else { throw FSError(EROFS) }
         guard Self.isAcceptableOutboxName(name) else { throw FSError(EINVAL) }
         guard let item = try storeCall({ try store.createDraft(accountId: accountId, fileName: name) }) else {
             throw FSError(EEXIST)
@@ -85,7 +85,7 @@ extension MailTree {
         drafts.end(id)
         guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
         guard case .remove? = try? store.transition(send: id, .abandon) else { return }
-        if neverWritten { outboxService.withLock { $0 }?.refused(item, reason: "empty file") }
+        if neverWritten { services?.sending.refused(item, reason: "empty file") }
         forgetName(item.fileName, accountId: accountId)
     }
 
@@ -99,7 +99,7 @@ extension MailTree {
     /// Hands `bytes` to the account's sender, which queues them or refuses them (and says
     /// why in `.log` and `.status`); a refused file's draft is removed unless `keepingDraft`.
     func submit(_ item: OutboxItem, bytes: [UInt8], accountId: Int64, keepingDraft: Bool = false) throws(FSError) {
-        guard let service = outboxService.withLock({ $0 }),
+        guard let service = services?.sending,
               let submission = try storeCall({ try service.submit(item, bytes: bytes) }) else { throw FSError(EROFS) }
         switch submission {
         case .queued:

@@ -15,7 +15,7 @@ extension MailTree {
         drafts.end(item.id)
         listings.forget(parent)
         if item.state != .draft { report(accountId, "\(item.fileName) discarded (\(item.state.rawValue))") }
-        outboxService.withLock { $0 }?.queueChanged(accountId: accountId)
+        services?.sending.queueChanged(accountId: accountId)
     }
 
     /// `mv` within outbox/: renames; an editor's temporary file renamed to a real name is
@@ -49,7 +49,7 @@ extension MailTree {
         }
         if modified != nil, case .update = try storeCall({ try store.transition(send: id, .retry) }) {
             report(item.accountId, "\(item.fileName) queued again")
-            outboxService.withLock { $0 }?.queueChanged(accountId: item.accountId)
+            services?.sending.queueChanged(accountId: item.accountId)
         }
         guard let updated = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
         return outboxAttributes(updated)

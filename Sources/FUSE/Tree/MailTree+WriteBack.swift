@@ -88,7 +88,7 @@ extension MailTree {
             activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
                         + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: .warning)
         }
-        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        services?.writeBack.journalChanged(accountId: accountId)
     }
 
     public func mkdir(parent: Inode, name: String) throws(FSError) -> FileAttributes {
@@ -97,7 +97,7 @@ extension MailTree {
         guard let folder = try storeCall({ try store.recordCreateFolder(path: path, context: context) }),
               let id = folder.id else { throw FSError(EEXIST) }
         listings.forget(parent)
-        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        services?.writeBack.journalChanged(accountId: accountId)
         let taken = awaitServer(folderId: id, accountId: accountId) { folder in
             guard let folder else { return false }
             return folder.localState == nil ? true : nil
@@ -117,7 +117,7 @@ extension MailTree {
         let context = try writeContext(folder.accountId)
         try storeCall { try store.recordDeleteFolder(folderId: folderId, context: context) }
         listings.forget(parent)
-        writeBackService.withLock { $0 }?.journalChanged(accountId: folder.accountId)
+        services?.writeBack.journalChanged(accountId: folder.accountId)
     }
 
     private func renameFolder(_ folderId: Int64, to newParent: Inode, newName: String) throws(FSError) {
@@ -127,7 +127,7 @@ extension MailTree {
         guard accountId == folder.accountId, !path.hasPrefix(folder.path + "/") else { throw FSError(EINVAL) }
         let context = try writeContext(accountId)
         try storeCall { try store.recordRenameFolder(folderId: folderId, to: path, context: context) }
-        writeBackService.withLock { $0 }?.journalChanged(accountId: accountId)
+        services?.writeBack.journalChanged(accountId: accountId)
         let taken = awaitServer(folderId: folderId, accountId: accountId) { folder in
             guard let folder, folder.localState == nil else { return nil }
             return folder.path == path
@@ -237,7 +237,7 @@ extension MailTree {
     func writeContext(_ accountId: Int64) throws(FSError) -> WriteContext {
         guard let account = try storeCall({ try accounts.record(id: accountId) }) else { throw FSError(ENOENT) }
         let profile = accounts.activity(for: account).profile
-        let hasServer = !account.isOffline && writeBackService.withLock { $0 } != nil
+        let hasServer = !account.isOffline && services != nil
         return WriteContext(accountId: accountId, isOffline: !hasServer, isGmail: profile.provider == .gmail,
                             deleteGuard: profile.deleteGuard, deletesWithoutTrash: profile.deletesWithoutTrash)
     }

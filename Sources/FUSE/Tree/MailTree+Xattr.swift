@@ -55,6 +55,6 @@ extension MailTree {
         guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
         let context = try writeContext(message.accountId)
         try storeCall { try store.changeFlag(flag, to: text == "1", emailId: id, context: context) }
-        writeBackService.withLock { $0 }?.journalChanged(accountId: message.accountId)
+        services?.writeBack.journalChanged(accountId: message.accountId)
     }
 }

@@ -30,22 +30,13 @@ public final class MailTree: FilesystemOperations {
 
     /// The attached kernel's invalidator; nil before `attach` (invalidation is a no-op).
     var invalidator: (any KernelCacheInvalidator)? { kernel.withLock { $0?.invalidator } }
-    /// Runs `.control` commands of configured accounts (the sync engine). Returns false
-    /// when the command is not understood for that account.
-    public typealias ControlHandler = @Sendable (_ account: String, _ command: String) -> Bool
-    let controlHandler = Mutex<ControlHandler?>(nil)
-    /// Downloads content the store does not hold (the sync engine); nil for a mount of
-    /// offline accounts only.
-    let contentProvider = Mutex<(any ContentProvider)?>(nil)
-    /// Checks and wakes the senders of outbox/; nil: every outbox is read-only.
-    let outboxService = Mutex<(any OutboxService)?>(nil)
+    /// The sync engine's services; nil for a mount of imported accounts only.
+    let services: MailServices?
     /// outbox/ files being written. Larger than any provider accepts (Gmail 25 MB, most
     /// 50 MB): the server's SIZE, checked at close, is the real limit.
     let drafts = WriteBuffers(maxSize: 100 << 20)
     /// Messages being copied into a folder (servers commonly refuse far less).
     let newMessages = WriteBuffers(maxSize: 64 << 20)
-    /// Wakes the journal appliers of configured accounts; nil: changes stay local.
-    let writeBackService = Mutex<(any WriteBackService)?>(nil)
     let heldDeletionReports = HeldDeletionReports()
     /// Recent listings built from the store of an account's directories, its threads and
     /// its attachments/<message>/ directories, to notice a walk over them (`MailTree+Walks`);
@@ -74,10 +65,12 @@ public final class MailTree: FilesystemOperations {
     }
 
     /// `activities`: the accounts' live state, which the sync engine records into and the
-    /// tree shows in `.status` and `.log`.
-    public init(store: MailStore, activities: AccountActivities, settings: Settings = Settings(),
-                logger: Logger = Logger(label: "mailfs.tree")) {
+    /// tree shows in `.status` and `.log`; `services`: the sync engine's, when the mount
+    /// has configured accounts.
+    public init(store: MailStore, activities: AccountActivities, services: MailServices? = nil,
+                settings: Settings = Settings(), logger: Logger = Logger(label: "mailfs.tree")) {
         self.store = store
+        self.services = services
         self.settings = settings
         self.logger = logger
         listingsChangedAt = Mutex(settings.mountedAt)
@@ -88,22 +81,6 @@ public final class MailTree: FilesystemOperations {
     /// the kernel keeps trusting an entry or attributes once sent (`MountOptions.kernelTrust`).
     public func attach(_ kernel: any KernelCacheInvalidator, trustedFor trust: Duration) {
         self.kernel.withLock { $0 = AttachedKernel(invalidator: kernel, trust: trust) }
-    }
-
-    public func onControl(_ handler: @escaping ControlHandler) {
-        controlHandler.withLock { $0 = handler }
-    }
-
-    public func provideContent(with provider: any ContentProvider) {
-        contentProvider.withLock { $0 = provider }
-    }
-
-    public func provideWriteBack(with service: any WriteBackService) {
-        writeBackService.withLock { $0 = service }
-    }
-
-    public func provideSending(with service: any OutboxService) {
-        outboxService.withLock { $0 = service }
     }
 
     /// For a mount gone quiet (docs/DECISIONS.md, "Memory when idle"): gives back the
