@@ -10,15 +10,9 @@ extension MountedTests {
         func invalidationShowsNewFile() throws {
             let mount = try TestMount(timeouts: 60)
             defer { try? mount.finish() }
-            let newPath = mount.path("docs/new.eml")
-            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
-            var buffer = stat()
-            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
-
-            mount.filesystem.addFile(parent: FS.docs, name: "new.eml", text: "Subject: hi\n")
+            let newPath = try Self.addBehindTheCaches(mount)
             // Without notification the kernel keeps answering from its caches.
-            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
-            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+            try Self.expectCachesKept(mount, newPath)
 
             mount.session.invalidator.invalidateEntry(parent: FS.docs, name: "new.eml")
             mount.session.invalidator.invalidateInode(FS.docs)
@@ -33,11 +27,7 @@ extension MountedTests {
             let outside = [Invalidator(), ended.session.invalidator]
             let mount = try TestMount(timeouts: 60)
             defer { try? mount.finish() }
-            let newPath = mount.path("docs/new.eml")
-            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
-            var buffer = stat()
-            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
-            mount.filesystem.addFile(parent: FS.docs, name: "new.eml", text: "Subject: hi\n")
+            let newPath = try Self.addBehindTheCaches(mount)
 
             // Neither an invalidator never mounted nor one whose session ended reaches the
             // kernel: the live mount's cached listing and cached "not found" stay.
@@ -46,13 +36,31 @@ extension MountedTests {
                 invalidator.invalidateInode(FS.docs)
                 invalidator.invalidateAttributes(FS.docs)
             }
-            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
-            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+            try Self.expectCachesKept(mount, newPath)
 
             // The caches were there to drop: the mounted session's own invalidator drops them.
             mount.session.invalidator.invalidateEntry(parent: FS.docs, name: "new.eml")
             mount.session.invalidator.invalidateInode(FS.docs)
             #expect(try mount.tool("ls", mount.path("docs")).lines == ["new.eml", "numbers.txt"])
+        }
+
+        /// Fills the kernel's caches of docs/ (its listing, and "new.eml: not found"), then adds
+        /// new.eml to the filesystem behind them; returns the new file's path.
+        static func addBehindTheCaches(_ mount: TestMount) throws -> String {
+            let newPath = mount.path("docs/new.eml")
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
+            var buffer = stat()
+            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+            mount.filesystem.addFile(parent: FS.docs, name: "new.eml", text: "Subject: hi\n")
+            return newPath
+        }
+
+        /// The kernel still answers docs/ from its caches: no new.eml.
+        static func expectCachesKept(_ mount: TestMount, _ newPath: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"], sourceLocation: sourceLocation)
+            var buffer = stat()
+            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT, sourceLocation: sourceLocation)
         }
     }
 }
