@@ -132,7 +132,7 @@ let package = Package(
             dependencies: ["Sync", "IMAP", "Transport", "Store", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity", "Import"]),
+        .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity", "Import", "TestSupport"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity", "Store"]),
         .testTarget(
             name: "IMAPTests",

@@ -10,15 +10,9 @@ extension MountedTests {
         func invalidationShowsNewFile() throws {
             let mount = try TestMount(timeouts: 60)
             defer { try? mount.finish() }
-            let newPath = mount.path("docs/new.eml")
-            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
-            var buffer = stat()
-            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
-
-            mount.filesystem.addFile(parent: FS.docs, name: "new.eml", text: "Subject: hi\n")
+            let newPath = try Self.addBehindTheCaches(mount)
             // Without notification the kernel keeps answering from its caches.
-            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
-            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+            try Self.expectCachesKept(mount, newPath)
 
             mount.session.invalidator.invalidateEntry(parent: FS.docs, name: "new.eml")
             mount.session.invalidator.invalidateInode(FS.docs)
@@ -28,13 +22,45 @@ extension MountedTests {
 
         @Test("the invalidator does nothing before mount and after the session ended")
         func invalidatorOutsideSession() throws {
-            let invalidator = Invalidator()
-            invalidator.invalidateEntry(parent: 1, name: "x")
-            invalidator.invalidateInode(1)
-            let mount = try TestMount()
-            try mount.finish()
-            mount.session.invalidator.invalidateEntry(parent: 1, name: "hello.txt")
-            mount.session.invalidator.invalidateInode(1)
+            let ended = try TestMount()
+            try ended.finish()
+            let outside = [Invalidator(), ended.session.invalidator]
+            let mount = try TestMount(timeouts: 60)
+            defer { try? mount.finish() }
+            let newPath = try Self.addBehindTheCaches(mount)
+
+            // Neither an invalidator never mounted nor one whose session ended reaches the
+            // kernel: the live mount's cached listing and cached "not found" stay.
+            for invalidator in outside {
+                invalidator.invalidateEntry(parent: FS.docs, name: "new.eml")
+                invalidator.invalidateInode(FS.docs)
+                invalidator.invalidateAttributes(FS.docs)
+            }
+            try Self.expectCachesKept(mount, newPath)
+
+            // The caches were there to drop: the mounted session's own invalidator drops them.
+            mount.session.invalidator.invalidateEntry(parent: FS.docs, name: "new.eml")
+            mount.session.invalidator.invalidateInode(FS.docs)
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["new.eml", "numbers.txt"])
+        }
+
+        /// Fills the kernel's caches of docs/ (its listing, and "new.eml: not found"), then adds
+        /// new.eml to the filesystem behind them; returns the new file's path.
+        static func addBehindTheCaches(_ mount: TestMount) throws -> String {
+            let newPath = mount.path("docs/new.eml")
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"])
+            var buffer = stat()
+            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT)
+            mount.filesystem.addFile(parent: FS.docs, name: "new.eml", text: "Subject: hi\n")
+            return newPath
+        }
+
+        /// The kernel still answers docs/ from its caches: no new.eml.
+        static func expectCachesKept(_ mount: TestMount, _ newPath: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(try mount.tool("ls", mount.path("docs")).lines == ["numbers.txt"], sourceLocation: sourceLocation)
+            var buffer = stat()
+            #expect(errnoOf { stat(newPath, &buffer) } == ENOENT, sourceLocation: sourceLocation)
         }
     }
 }

@@ -3,6 +3,7 @@ import Activity
 import Foundation
 import Import
 @testable import Store
+import TestSupport
 import Testing
 
 /// The mounted tree's answers, called directly (no kernel, no mount): names, inodes,
@@ -27,10 +28,12 @@ struct MailTreeTests {
         tree = MailTree(store: store, activities: AccountActivities(profiles: []))
     }
 
-    static func message(id: String, subject: String, inReplyTo: String? = nil) -> [UInt8] {
-        let reply = inReplyTo.map { "In-Reply-To: <\($0)>\r\n" } ?? ""
-        return Array(("From: Alice Smith <alice@example.org>\r\nTo: me@example.org\r\nSubject: \(subject)\r\n"
-                      + "Date: Fri, 20 Nov 2026 14:32:00 +0000\r\nMessage-ID: <\(id)>\r\n\(reply)\r\nSee you at noon.\r\n").utf8)
+    /// A message from Alice to me, on 20 November 2026.
+    static func message(id: String, subject: String, inReplyTo: String? = nil, headers: [String] = [],
+                        body: String = "See you at noon.\r\n") -> [UInt8] {
+        TestMessage(from: "Alice Smith <alice@example.org>", to: "me@example.org", subject: subject,
+                    date: "Fri, 20 Nov 2026 14:32:00 +0000", messageID: id, inReplyTo: inReplyTo, headers: headers,
+                    body: body).bytes
     }
 
     func path(_ components: String...) throws -> FileAttributes {
@@ -273,14 +276,14 @@ struct ThreadWalkTreeTests {
     }
 
     static func withAttachments(id: String, count: Int) -> [UInt8] {
-        var text = "From: Alice Smith <alice@example.org>\r\nTo: me@example.org\r\nSubject: Files \(id)\r\n"
-            + "Date: Fri, 20 Nov 2026 14:32:00 +0000\r\nMessage-ID: <\(id)>\r\nMIME-Version: 1.0\r\n"
-            + "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
+        var body = "--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
         for file in 0..<count {
-            text += "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"part\(file).pdf\"\r\n"
+            body += "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"part\(file).pdf\"\r\n"
                 + "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n"
         }
-        return Array((text + "--b--\r\n").utf8)
+        return MailTreeTests.message(id: id, subject: "Files \(id)",
+                                     headers: ["MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b"],
+                                     body: body + "--b--\r\n")
     }
 
     @Test("listing every attachments/<message>/ in a row gives each message's own attachments; later ones come with one batch")

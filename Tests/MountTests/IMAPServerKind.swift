@@ -13,7 +13,7 @@ import Testing
 /// The arguments are every kind CI starts, not the kinds the environment lists: a kind
 /// missing from `MAILFS_TEST_IMAP_SERVERS` is then a failing test case (`requireStarted`),
 /// never one silently left out; without the servers at all every case fails, as every test
-/// needing the servers does (TestServerEnvironment).
+/// needing the servers does (TestServers).
 enum IMAPServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case dovecot, cyrus, cyrusalt, courier
 
@@ -25,7 +25,7 @@ enum IMAPServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// Fails the test, with the reason, when .ci/servers did not start this kind.
     func requireStarted() throws {
         guard let started = ProcessInfo.processInfo.environment["MAILFS_TEST_IMAP_SERVERS"] else {
-            throw TestServerEnvironment.Missing(name: "IMAP_SERVERS")
+            throw TestServers.Missing(name: "IMAP_SERVERS")
         }
         try #require(started.split(separator: " ").contains { $0 == rawValue },
                      "\(rawValue) is not in MAILFS_TEST_IMAP_SERVERS (\(started)): .ci/servers did not start it")
@@ -45,18 +45,18 @@ enum IMAPServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible
     }
 
     var port: Int {
-        get throws { try OutboxServers.port(self == .dovecot ? "IMAPS_PORT" : "\(rawValue.uppercased())_IMAPS_PORT") }
+        get throws { try TestServers.port(self == .dovecot ? "IMAPS_PORT" : "\(rawValue.uppercased())_IMAPS_PORT") }
     }
 
     /// The hierarchy delimiter, `.` or `/`.
     var delimiter: String {
-        get throws { try TestServerEnvironment.value("\(rawValue.uppercased())_DELIMITER") }
+        get throws { try TestServers.env("\(rawValue.uppercased())_DELIMITER") }
     }
 
     /// The users this server has (each has INBOX, Sent, Drafts, Trash, Junk, Archive unless
     /// its name says otherwise: Courier's `deleteditems` and `notrash`).
     var users: [String] {
-        get throws { try TestServerEnvironment.value("\(rawValue.uppercased())_USERS").split(separator: " ").map(String.init) }
+        get throws { try TestServers.env("\(rawValue.uppercased())_USERS").split(separator: " ").map(String.init) }
     }
 
     /// seed.py's `--server` argument.
@@ -74,7 +74,6 @@ enum IMAPServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// start returns once it accepts connections. Its exit status.
     @discardableResult
     func control(_ action: String) async throws -> Int32 {
-        try await ChildProcess("/bin/bash", [try TestServerEnvironment.value("CTL"), try TestServerEnvironment.value("STATE_DIR"),
-                                             action, rawValue], captureOutput: false).terminated()
+        try await TestServers.control(action, rawValue)
     }
 }

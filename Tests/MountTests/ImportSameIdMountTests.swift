@@ -7,9 +7,8 @@ import Testing
 @Suite("Imported messages sharing a Message-ID, through the mount", .serialized)
 struct ImportSameIdMountTests {
     static func message(id: String?, subject: String, body: String) -> String {
-        let idLine = id.map { "Message-ID: <\($0)>\n" } ?? ""
-        return "From: Tester <t@example.org>\nTo: you@example.org\nSubject: \(subject)\n"
-            + "Date: Sat, 21 Nov 2026 10:00:00 +0000\n\(idLine)\n\(body)"
+        TestMessage(from: "Tester <t@example.org>", to: "you@example.org", subject: subject, messageID: id, body: body,
+                    lineEnding: .lf).text
     }
 
     @Test("a 1.8 MB torture test and a 3 KB fragment of it are both listed; ls, .status and the mbox agree")

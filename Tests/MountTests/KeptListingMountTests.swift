@@ -10,9 +10,10 @@ struct KeptListingMountTests {
     /// An mbox of messages `first...last`, one a minute.
     static func mbox(_ messages: ClosedRange<Int>) -> Data {
         let text = messages.map { n in
-            "From t@example.org Sat Nov 21 10:00:00 2026\nFrom: Tester <t@example.org>\nTo: you@example.org\n"
-                + "Subject: Report \(n)\nDate: Sat, 21 Nov 2026 \(10 + n / 60 % 10):\(String(format: "%02d", n % 60)):00 +0000\n"
-                + "Message-ID: <report-\(n)@example.org>\n\nreport \(n)\n\n"
+            let date = "Sat, 21 Nov 2026 \(10 + n / 60 % 10):\(String(format: "%02d", n % 60)):00 +0000"
+            let message = TestMessage(from: "Tester <t@example.org>", to: "you@example.org", subject: "Report \(n)", date: date,
+                                      messageID: "report-\(n)@example.org", body: "report \(n)\n", lineEnding: .lf)
+            return "From t@example.org Sat Nov 21 10:00:00 2026\n" + message.text + "\n"
         }
         return Data(text.joined().utf8)
     }

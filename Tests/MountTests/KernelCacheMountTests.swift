@@ -147,13 +147,13 @@ struct KernelCacheMountTests {
         let mount = try await mountedWithOneMessage()
         let readers = BusyReaders(mount, directory: "live/attachments", count: 2)
         try await runThenCleanUp({
-            let raw = "From: Tester <t@example.org>\r\nTo: you@demo.example\r\nSubject: Files\r\n"
-                + "Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nMessage-ID: <two@t>\r\nMIME-Version: 1.0\r\n"
-                + "Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
-                + "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"report.pdf\"\r\n"
-                + "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b--\r\n"
+            let raw = LiveMountTests.message(
+                "two@t", subject: "Files", headers: ["MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b"],
+                body: "--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
+                    + "--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"report.pdf\"\r\n"
+                    + "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b--\r\n")
             let second = mount.root.appendingPathComponent("second")
-            try LiveMountTests.writeMaildir(second, ["2:2,": Array(raw.utf8)])
+            try LiveMountTests.writeMaildir(second, ["2:2,": raw])
             try await mount.importMail("live", from: second)
             let directory = "live/attachments/2026-11-21 1000 Tester - Files"
             let file = mount.path("\(directory)/report.pdf")
@@ -181,11 +181,11 @@ struct KernelCacheMountTests {
     @Test("a change elsewhere to listings read longer ago than the kernel trusts them is seen at once by ls, stat and cat")
     func changesAfterTheKernelsTrust() async throws {
         let mount = try MountedMailfs()
-        let reply = "From: Tester <t@example.org>\r\nTo: you@demo.example\r\nSubject: Re: First\r\n"
-            + "Date: Sat, 21 Nov 2026 11:00:00 +0000\r\nMessage-ID: <two@t>\r\nIn-Reply-To: <one@t>\r\n\r\nindeed\n"
+        let reply = LiveMountTests.message("two@t", subject: "Re: First", date: "Sat, 21 Nov 2026 11:00:00 +0000",
+                                           inReplyTo: "one@t", body: "indeed\n")
         let maildir = mount.root.appendingPathComponent("both")
         try LiveMountTests.writeMaildir(maildir, ["1:2,": LiveMountTests.message("one@t", subject: "First"),
-                                                  "2:2,": Array(reply.utf8)])
+                                                  "2:2,": reply])
         try await mount.importMail("live", from: maildir)
         try await mount.start(extraArguments: ["--cache-seconds", "1"])
         let first = "\(Self.folder)/2026-11-21 1000 Tester - First.eml"

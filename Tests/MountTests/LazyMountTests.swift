@@ -11,16 +11,16 @@ struct LazyMountTests {
         let mount = try MountedMailfs()
         try mount.writeConfig("""
             [accounts.bob]
-            address = "\(try SyncedMountTests.env("BOB_EMAIL"))"
+            address = "\(try TestServers.env("BOB_EMAIL"))"
             username = "bob"
             password_command = "printenv MAILFS_TEST_BOB_PASSWORD"
-            ca_file = "\(try SyncedMountTests.env("CA_FILE"))"
+            ca_file = "\(try TestServers.env("CA_FILE"))"
             raw_store_max_kb = 0
             cache_limit_mb = \(cacheLimitMB)
 
             [accounts.bob.imap]
             host = "127.0.0.1"
-            port = \(try SyncedMountTests.env("IMAPS_PORT"))
+            port = \(try TestServers.env("IMAPS_PORT"))
             """)
         return mount
     }
@@ -30,7 +30,7 @@ struct LazyMountTests {
     /// non-ASCII file name, appended to a new folder of bob's. Returns the folder.
     func seedMessage(in work: URL, subject: String, reportBytes: Int = 3_000_000) async throws -> String {
         let folder = "Lazy-\(UUID().uuidString.prefix(8))"
-        #expect(try await SyncedMountTests.seed(["create-mailbox", "--user", "bob", folder]).status == 0)
+        #expect(try await TestServers.seedResult(["create-mailbox", "--user", "bob", folder]).status == 0)
         let script = """
             import email.message, email.policy, os, sys
             work, subject, message_id, report_bytes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -48,7 +48,7 @@ struct LazyMountTests {
             """
         let result = try await Shell.run("/usr/bin/python3", ["-c", script, work.path, subject, Self.messageId(subject), String(reportBytes)])
         #expect(result.status == 0, "\(result.output)")
-        let append = try await SyncedMountTests.seed(["append", "--user", "bob", "--mailbox", folder,
+        let append = try await TestServers.seedResult(["append", "--user", "bob", "--mailbox", folder,
                                                 work.appendingPathComponent("message.eml").path])
         #expect(append.status == 0, "\(append.output)")
         return folder
@@ -112,7 +112,7 @@ struct LazyMountTests {
             try await mount.start()
             let eml = "bob/\(folder)/2026-11-21 0900 Ann - \(subject).eml"
             #expect(try await Poll.until(seconds: 30) { try await mount.sh("ls '\(eml)'").status == 0 })
-            #expect(try await SyncedMountTests.seed(["expunge", "--user", "bob", "--mailbox", folder,
+            #expect(try await TestServers.seedResult(["expunge", "--user", "bob", "--mailbox", folder,
                                                "--message-id", "<\(Self.messageId(subject))>"]).status == 0)
             let read = try await mount.sh("cat '\(eml)' 2>&1 >/dev/null")
             #expect(read.status != 0 && read.output.contains("No such file"), "\(read.output)")

@@ -14,8 +14,11 @@ struct LiveMountTests {
         }
     }
 
-    static func message(_ id: String, subject: String, body: String = "hello\n") -> [UInt8] {
-        Array("From: Tester <t@example.org>\r\nTo: you@demo.example\r\nSubject: \(subject)\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\nMessage-ID: <\(id)>\r\n\r\n\(body)".utf8)
+    /// A message of the imported account's: from Tester to you, on 21 November 2026.
+    static func message(_ id: String, subject: String, date: String = TestMessage.defaultDate, inReplyTo: String? = nil,
+                        headers: [String] = [], body: String = "hello\n") -> [UInt8] {
+        TestMessage(from: "Tester <t@example.org>", to: "you@demo.example", subject: subject, date: date,
+                    messageID: id, inReplyTo: inReplyTo, headers: headers, body: body).bytes
     }
 
     @Test("mail imported while mounted appears at once, despite the kernel caches")

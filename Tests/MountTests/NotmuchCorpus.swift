@@ -77,51 +77,49 @@ struct NotmuchCorpus {
         let recipient = folder == ".Sent" ? people.randomElement(using: &generator) ?? me : me
         let copied = people.randomElement(using: &generator).flatMap { Int.random(in: 0..<4, using: &generator) == 0 ? $0 : nil }
         let parent = index > 10 && Int.random(in: 0..<10, using: &generator) < 3 ? parents.randomElement(using: &generator) : nil
-        var header = [
-            "From: \(sender.0) <\(sender.1)>", "To: \(recipient.0) <\(recipient.1)>",
-            "Message-ID: <corpus-\(index)@corpus.example>",
-            "Date: \(MessageDate.rfc5322(date(now: now, calendar: calendar, using: &generator)))",
-        ]
+        let sent = MessageDate.rfc5322(date(now: now, calendar: calendar, using: &generator))
         let subject = parent.map { "Re: " + ($0.subject) } ?? "\(topics.randomElement(using: &generator) ?? "Note") number \(index)"
-        header.append("Subject: \(subject)")
-        if let copied { header.append("Cc: \(copied.0) <\(copied.1)>") }
-        if let parent { header += ["In-Reply-To: <\(parent.id)>", "References: <\(parent.id)>"] }
         var body = (0..<Int.random(in: 6...14, using: &generator)).compactMap { _ in bodyWords.randomElement(using: &generator) }
         if Int.random(in: 0..<4, using: &generator) == 0, let phrase = phrases.randomElement(using: &generator) {
             body.insert(phrase, at: Int.random(in: 0...body.count, using: &generator))
         }
         let text = body.joined(separator: " ") + "."
         let (mime, names) = content(text, using: &generator)
+        let raw = TestMessage(from: "\(sender.0) <\(sender.1)>", to: "\(recipient.0) <\(recipient.1)>", subject: subject,
+                              date: sent, messageID: "corpus-\(index)@corpus.example", inReplyTo: parent?.id,
+                              references: parent.map { [$0.id] } ?? [],
+                              headers: (copied.map { ["Cc: \($0.0) <\($0.1)>"] } ?? []) + mime.headers,
+                              body: mime.body.map { $0 + "\n" }.joined(), lineEnding: .lf).text
         let flags = ["S", "S", "S", "S", "S", "S", "FS", "", "F", nil].randomElement(using: &generator) ?? "S"
         let indexed = ([subject, sender.0, sender.1, recipient.0, recipient.1, copied?.0 ?? "", copied?.1 ?? "", text] + names)
             .joined(separator: " ").lowercased()
         var folders = [folder]
         if index % 37 == 5, folder != ".Work" { folders.append(".Work") }
-        return Message(id: "corpus-\(index)@corpus.example", folders: folders, flags: flags,
-                       raw: (header + mime).joined(separator: "\n") + "\n", text: indexed)
+        return Message(id: "corpus-\(index)@corpus.example", folders: folders, flags: flags, raw: raw, text: indexed)
     }
 
-    /// The MIME part of a message (header lines, a blank line, the body) and the names of
-    /// its attachments. Every text is the same in its plain and HTML forms.
-    private static func content(_ text: String, using generator: inout SeededGenerator) -> ([String], [String]) {
+    /// The MIME part of a message (its header lines and body lines) and the names of its
+    /// attachments. Every text is the same in its plain and HTML forms.
+    private static func content(_ text: String, using generator: inout SeededGenerator)
+        -> ((headers: [String], body: [String]), [String]) {
         switch Int.random(in: 0..<10, using: &generator) {
         case 0, 1:
             let (name, type) = attachments.randomElement(using: &generator) ?? ("a.bin", "application/octet-stream")
-            return (["MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b1", "", "--b1",
-                     "Content-Type: text/plain", "", text, "--b1", "Content-Type: \(type); name=\"\(name)\"",
-                     "Content-Disposition: attachment; filename=\"\(name)\"", "Content-Transfer-Encoding: base64", "",
-                     "SGVsbG8gd29ybGQ=", "--b1--"], [name])
+            return ((["MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b1"],
+                     ["--b1", "Content-Type: text/plain", "", text, "--b1", "Content-Type: \(type); name=\"\(name)\"",
+                      "Content-Disposition: attachment; filename=\"\(name)\"", "Content-Transfer-Encoding: base64", "",
+                      "SGVsbG8gd29ybGQ=", "--b1--"]), [name])
         case 2:
-            return (["MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=b2", "", "--b2",
-                     "Content-Type: text/plain", "", text, "--b2", "Content-Type: text/html", "",
-                     "<html><body><p>\(text)</p></body></html>", "--b2--"], [])
+            return ((["MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=b2"],
+                     ["--b2", "Content-Type: text/plain", "", text, "--b2", "Content-Type: text/html", "",
+                      "<html><body><p>\(text)</p></body></html>", "--b2--"]), [])
         case 3:
-            return (["MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b3", "", "--b3",
-                     "Content-Type: text/plain", "", text, "--b3", "Content-Type: image/png",
-                     "Content-Disposition: inline", "Content-Transfer-Encoding: base64", "",
-                     "iVBORw0KGgo=", "--b3--"], [])
+            return ((["MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b3"],
+                     ["--b3", "Content-Type: text/plain", "", text, "--b3", "Content-Type: image/png",
+                      "Content-Disposition: inline", "Content-Transfer-Encoding: base64", "",
+                      "iVBORw0KGgo=", "--b3--"]), [])
         default:
-            return (["", text], [])
+            return (([], [text]), [])
         }
     }
 

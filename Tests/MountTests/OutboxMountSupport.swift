@@ -16,7 +16,7 @@ struct OutboxAccount: MountAccount {
 
     /// SMTP on the test Postfix port named by `portVariable` (SMTPS_PORT, SUBMISSION_PORT).
     static func on(_ portVariable: String, user: String = "alice", security: String = "tls") throws -> OutboxAccount {
-        OutboxAccount(user: user, smtpPort: try OutboxServers.port(portVariable), security: security)
+        OutboxAccount(user: user, smtpPort: try TestServers.port(portVariable), security: security)
     }
 
     var toml: String {
@@ -24,16 +24,16 @@ struct OutboxAccount: MountAccount {
             let prefix = user.uppercased()
             return """
                 [accounts.\(user)]
-                address = "\(try SyncedMountTests.env("\(prefix)_EMAIL"))"
+                address = "\(try TestServers.env("\(prefix)_EMAIL"))"
                 username = "\(user)"
                 password_command = "printenv MAILFS_TEST_\(prefix)_PASSWORD"
-                ca_file = "\(try SyncedMountTests.env("CA_FILE"))"
+                ca_file = "\(try TestServers.env("CA_FILE"))"
                 undo_seconds = \(undoSeconds)
                 send_retry_delay_seconds = \(sendRetryDelaySeconds)
 
                 [accounts.\(user).imap]
                 host = "127.0.0.1"
-                port = \(try imapPort ?? OutboxServers.port("IMAPS_PORT"))
+                port = \(try imapPort ?? TestServers.port("IMAPS_PORT"))
 
                 [accounts.\(user).smtp]
                 host = "127.0.0.1"
@@ -75,7 +75,7 @@ extension MountedMailfs {
         case "norecipient.eml":
             return try draft(name, "Subject: \(subject)\n\nTo whom?\n")
         case "foreign.eml":
-            return try draft(name, OutboxServers.message(subject: subject, extra: "From: mallory@evil.test\n"))
+            return try draft(name, OutboxServers.message(subject: subject, from: "mallory@evil.test"))
         case "injection.eml":
             return try draft(name, "To: bob@example.test\nSubject: =?utf-8?q?x=0D=0ABcc:_evil@example.test?=\n\nhi\n")
         default:
@@ -128,24 +128,18 @@ extension MountedMailfs {
     }
 }
 
-/// The test mail servers: ports, bob's INBOX, Postfix down and up.
+/// The outbox tests' side of the test mail servers: drafts and bob's INBOX.
 enum OutboxServers {
-    static func port(_ variable: String) throws -> Int {
-        guard let port = Int(try SyncedMountTests.env(variable)) else {
-            throw MountedMailfs.MountError(message: "MAILFS_TEST_\(variable) is not a port")
-        }
-        return port
-    }
-
-    /// A message as a user types it (LF line ends, no From, Date or Message-ID).
-    static func message(subject: String, to recipient: String = "Bob <bob@example.test>",
-                        extra: String = "") -> String {
-        "To: \(recipient)\n\(extra)Subject: \(subject)\n\nNoon at the usual place?\n"
+    /// A message as a user types it: LF line ends, no Date or Message-ID, no From unless
+    /// `from` (mailfs fills in the account's).
+    static func message(subject: String, to recipient: String = "Bob <bob@example.test>", from: String? = nil) -> String {
+        TestMessage(from: from, to: recipient, subject: subject, date: nil, body: "Noon at the usual place?\n",
+                    lineEnding: .lf).text
     }
 
     /// How many messages with exactly this subject bob's INBOX holds.
     static func bobCount(_ subject: String) async throws -> Int {
-        let listing = try await SyncedMountTests.seed(["list", "--user", "bob", "--mailbox", "INBOX"])
+        let listing = try await TestServers.seedResult(["list", "--user", "bob", "--mailbox", "INBOX"])
         #expect(listing.status == 0, "\(listing.output)")
         return listing.lines.count { $0.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) == subject }
     }
@@ -156,15 +150,6 @@ enum OutboxServers {
         _ = try await Poll.until(seconds: seconds) { try await bobCount(subject) > 0 }
         try await Task.sleep(for: .milliseconds(1500))
         return try await bobCount(subject)
-    }
-
-    /// `ctl.sh STATE stop|start postfix`; its exit status.
-    @discardableResult
-    static func postfix(_ action: String) async throws -> Int32 {
-        let ctl = URL(fileURLWithPath: try SyncedMountTests.env("SEED")).deletingLastPathComponent()
-            .appendingPathComponent("ctl.sh").path
-        return try await ChildProcess("/bin/bash", [ctl, try SyncedMountTests.env("STATE_DIR"), action, "postfix"],
-                                      captureOutput: false).terminated()
     }
 
     static func uniqueSubject(_ prefix: String) -> String {

@@ -187,7 +187,7 @@ struct OutboxMountTests {
             account.sendRetryDelaySeconds = 1
             let mount = try MountedMailfs.configured([account])
             try await mount.start()
-            #expect(try await Servers.postfix("stop") == 0)
+            #expect(try await TestServers.control("stop", "postfix") == 0)
             let subject = Servers.uniqueSubject("Offline")
             try await runThenCleanUp({
                 let file = try mount.draft("offline.eml", Servers.message(subject: subject))
@@ -196,7 +196,7 @@ struct OutboxMountTests {
                 #expect(try await Poll.until(seconds: 5) { mount.xattr("user.mailfs.error", of: queued) != nil })
                 #expect(mount.sendState(queued) == "queued")
                 // Retries come 1, 4 and 16 s after a failure: Postfix is back before the last one.
-            }, cleanUp: { #expect((try? await Servers.postfix("start")) == 0) })
+            }, cleanUp: { #expect((try? await TestServers.control("start", "postfix")) == 0) })
             #expect(try await Servers.delivered(subject, within: 25) == 1, "\(mount.text("alice/.log"))")
             #expect(try await Poll.until(seconds: 5) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
             #expect(mount.text("alice/.log").contains("offline.eml not sent: "))
@@ -281,7 +281,7 @@ struct OutboxMountTests {
             #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
             #expect(try await Poll.until(seconds: 10) { mount.sendState("alice/outbox/inflight.eml") == "sending" })
             await mount.crash()
-            account.smtpPort = try Servers.port("SMTPS_PORT")
+            account.smtpPort = try TestServers.port("SMTPS_PORT")
             try mount.configure([account])
             try await mount.start()
             #expect(try await Servers.delivered(subject) == 1, "\(mount.text("alice/.log"))")

@@ -81,16 +81,10 @@ struct SearchMountTests {
         for sub in ["cur", "new", "tmp"] {
             try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
-        try """
-            From: Zed Zebra <zed@zoo.example>\r
-            To: you@demo.example\r
-            Subject: Giraffe sightings\r
-            Message-ID: <giraffe-1@zoo.example>\r
-            Date: Tue, 24 Nov 2026 06:00:00 +0000\r
-            \r
-            A giraffe was seen near the lake.\r
-
-            """.write(to: maildir.appendingPathComponent("new/1.eml"), atomically: true, encoding: .utf8)
+        try TestMessage(from: "Zed Zebra <zed@zoo.example>", to: "you@demo.example", subject: "Giraffe sightings",
+                        date: "Tue, 24 Nov 2026 06:00:00 +0000", messageID: "giraffe-1@zoo.example",
+                        body: "A giraffe was seen near the lake.\r\n")
+            .text.write(to: maildir.appendingPathComponent("new/1.eml"), atomically: true, encoding: .utf8)
         let handle = open(directory, O_RDONLY | O_DIRECTORY)
         #expect(handle >= 0)
         defer { close(handle) }

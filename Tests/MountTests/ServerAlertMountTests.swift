@@ -11,7 +11,7 @@ struct ServerAlertMountTests {
     func cyrusAlert() async throws {
         try await IMAPServerKind.cyrus.shared {
             let notice = "Maintenance tonight at 22:00 \(UUID().uuidString.prefix(8))"
-            let motd = URL(fileURLWithPath: try SyncedMountTests.env("STATE_DIR"))
+            let motd = URL(fileURLWithPath: try TestServers.env("STATE_DIR"))
                 .appendingPathComponent("cyrus/config/msg/motd")
             try FileManager.default.createDirectory(at: motd.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "\(notice)\u{7}\n".write(to: motd, atomically: true, encoding: .utf8)

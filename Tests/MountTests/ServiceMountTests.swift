@@ -107,9 +107,9 @@ struct ServiceMountTests {
         let process = try ChildProcess(MountedMailfs.binary, ["mount", mount.path], environment: environment)
         let outbox = mount.appendingPathComponent("work/outbox")
         try #require(try await Poll.until(seconds: 20) { FileManager.default.fileExists(atPath: outbox.path) })
-        let message = "From: Me <me@example.test>\r\nTo: Bob <bob@example.test>\r\nSubject: Left queued\r\n"
-            + "Date: Mon, 07 Dec 2026 10:00:00 +0000\r\nMessage-ID: <queued-\(UUID().uuidString)@example.test>\r\n\r\nhi\r\n"
-        try message.write(to: outbox.appendingPathComponent("left.eml"), atomically: false, encoding: .utf8)
+        try TestMessage(from: "Me <me@example.test>", to: "Bob <bob@example.test>", subject: "Left queued",
+                        date: "Mon, 07 Dec 2026 10:00:00 +0000", messageID: "queued-\(UUID().uuidString)@example.test",
+                        body: "hi\r\n").write(to: outbox.appendingPathComponent("left.eml"))
         process.signal(SIGTERM)
         let exit = await process.terminated()
         let output = process.readAll()

@@ -8,14 +8,6 @@ import Testing
 struct SyncedMountTests {
     typealias Server = WriteBack
 
-    static func env(_ name: String) throws -> String {
-        try TestServerEnvironment.value(name)
-    }
-
-    static func seed(_ arguments: [String]) async throws -> Shell.Result {
-        try await Shell.run(try env("SEED"), arguments)
-    }
-
     @Test("an IMAP account syncs into the mount, .status follows; another client's new mail and deletion show on echo sync, INBOX mail by IDLE",
           arguments: IMAPServerKind.allCases)
     func liveSync(kind: IMAPServerKind) async throws {
@@ -52,7 +44,7 @@ struct SyncedMountTests {
             try await expect(mount.waitForFiles([pushed.fileName], in: "bob/inbox", seconds: 15),
                              orExplain: { "\(mount.text("bob/.log"))" })
             print("IDLE push \(kind.rawValue): \(String(format: "%.1f", Date().timeIntervalSince(appended))) s")
-            let password = try Self.env("BOB_PASSWORD")
+            let password = try TestServers.env("BOB_PASSWORD")
             #expect(try await mount.sh("grep -r -l -- '\(password)' .status bob/.status bob/.log || true").output.isEmpty)
         }
     }

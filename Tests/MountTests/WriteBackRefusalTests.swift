@@ -138,7 +138,7 @@ struct WriteBackRefusalTests {
 
     /// What clients sent to the no-MOVE Dovecot as `user`, one byte string per session.
     static func rawSessions(_ user: String) throws -> [[UInt8]] {
-        let dir = URL(fileURLWithPath: try SyncedMountTests.env("MAIL_DIR"))
+        let dir = URL(fileURLWithPath: try TestServers.env("MAIL_DIR"))
             .appendingPathComponent(user).appendingPathComponent("rawlog-nomove")
         return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".in") }.sorted().map {
             [UInt8]((try? Data(contentsOf: dir.appendingPathComponent($0))) ?? Data())

@@ -20,10 +20,10 @@ struct WriteBackAccount: MountAccount {
             let prefix = user.uppercased()
             var lines = [
                 "[accounts.\(user)]",
-                "address = \"\(try SyncedMountTests.env("\(prefix)_EMAIL"))\"",
+                "address = \"\(try TestServers.env("\(prefix)_EMAIL"))\"",
                 "username = \"\(user)\"",
                 "password_command = \"printenv MAILFS_TEST_\(prefix)_PASSWORD\"",
-                "ca_file = \"\(try SyncedMountTests.env("CA_FILE"))\"",
+                "ca_file = \"\(try TestServers.env("CA_FILE"))\"",
             ]
             // gmailv: Gmail's layout with an All Mail that holds only what some folder holds.
             if ["gmail", "gmailv"].contains(user) { lines.append("provider = \"gmail\"") }
@@ -40,15 +40,19 @@ struct WriteBackAccount: MountAccount {
 /// stable name it gets in every directory of the mount.
 struct Letter: Hashable {
     let subject: String
-    let messageID: String
+    /// The Message-ID without its angle brackets.
+    let id: String
     /// CRLF lines.
     var body = "write-back test\r\n"
 
     init(_ prefix: String) {
         let unique = UUID().uuidString.prefix(8).lowercased()
         subject = "\(prefix) \(unique)"
-        messageID = "<wb-\(UUID().uuidString.lowercased())@example.test>"
+        id = "wb-\(UUID().uuidString.lowercased())@example.test"
     }
+
+    /// With its angle brackets, as seed.py takes and prints it.
+    var messageID: String { "<\(id)>" }
 
     /// `count` letters; `bodyLines` > 0 gives each a body of that many 60-byte lines.
     static func many(_ prefix: String, _ count: Int, bodyLines: Int = 0) -> [Letter] {
@@ -65,8 +69,8 @@ struct Letter: Hashable {
     var fileName: String { "2026-11-21 1200 Ann - \(subject).eml" }
 
     var raw: String {
-        "From: Ann <ann@example.test>\r\nTo: alice@example.test\r\nSubject: \(subject)\r\n"
-            + "Date: Sat, 21 Nov 2026 12:00:00 +0000\r\nMessage-ID: \(messageID)\r\n\r\n\(body)"
+        TestMessage(from: "Ann <ann@example.test>", subject: subject, date: "Sat, 21 Nov 2026 12:00:00 +0000",
+                    messageID: id, body: body).text
     }
 }
 
@@ -89,11 +93,11 @@ enum WriteBack {
 
     /// seed.py `COMMAND ARGS…` on the kind's server.
     static func seed(_ arguments: [String], on kind: IMAPServerKind = .dovecot) async throws -> Shell.Result {
-        try await SyncedMountTests.seed(Array(arguments.prefix(1)) + kind.seedArguments + arguments.dropFirst())
+        try await TestServers.seedResult(Array(arguments.prefix(1)) + kind.seedArguments + arguments.dropFirst())
     }
 
     static var noMovePort: Int {
-        get throws { try OutboxServers.port("IMAPS_NOMOVE_PORT") }
+        get throws { try TestServers.port("IMAPS_NOMOVE_PORT") }
     }
 
     static func createMailbox(_ user: String, _ names: String..., on kind: IMAPServerKind = .dovecot) async throws {
@@ -187,7 +191,7 @@ enum WriteBack {
     /// list per session, each command as its words after the tag, upper-cased:
     /// ["UID", "COPY", "7", "\"B\""]. Dovecot writes a session's log out when it ends.
     static func noMoveSessions(_ user: String) throws -> [[[String]]] {
-        let dir = URL(fileURLWithPath: try SyncedMountTests.env("MAIL_DIR"))
+        let dir = URL(fileURLWithPath: try TestServers.env("MAIL_DIR"))
             .appendingPathComponent(user).appendingPathComponent("rawlog-nomove")
         return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".in") }.sorted().map { name in
             let data = (try? Data(contentsOf: dir.appendingPathComponent(name))) ?? Data()

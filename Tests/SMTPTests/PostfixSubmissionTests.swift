@@ -18,7 +18,7 @@ struct PostfixSubmissionTests {
                 credential: credential ?? TestMailServers.alicePassword())
             #expect(report.isDelivered)
             #expect(report.dataReply?.text.contains("queued as") == true, "\(String(describing: report.dataReply))")
-            #expect(report.acceptedRecipients == [try TestMailServers.env("BOB_EMAIL")])
+            #expect(report.acceptedRecipients == [try TestServers.env("BOB_EMAIL")])
             #expect(try await TestMailServers.delivered(id).contains("Hello from the SMTP tests."))
         }
     }
@@ -35,8 +35,8 @@ struct PostfixSubmissionTests {
 
     @Test("alice sends with an OAuth token over XOAUTH2")
     func xoauth2() async throws {
-        let credential = SMTPCredential.xoauth2(user: try TestMailServers.env("ALICE_EMAIL"),
-                                                token: try TestMailServers.env("ALICE_TOKEN"))
+        let credential = SMTPCredential.xoauth2(user: try TestServers.env("ALICE_EMAIL"),
+                                                token: try TestServers.env("ALICE_TOKEN"))
         try await sendToBob("SMTPS_PORT", .tls, credential: credential)
     }
 
@@ -59,7 +59,7 @@ struct PostfixSubmissionTests {
     func unknownRecipient() async throws {
         try await SharedServers.shared {
             let id = TestMailServers.uniqueID()
-            let bob = try TestMailServers.env("BOB_EMAIL")
+            let bob = try TestServers.env("BOB_EMAIL")
             let report = try await SMTPClient.send(
                 TestMailServers.submission(id: id, recipients: ["nobody@example.test", bob]),
                 to: TestMailServers.endpoint("SUBMISSION_PORT", .starttls), credential: TestMailServers.alicePassword())
@@ -76,7 +76,7 @@ struct PostfixSubmissionTests {
     @Test("a wrong password is an authentication error quoting the server")
     func wrongPassword() async throws {
         try await SharedServers.shared {
-            let credential = SMTPCredential.password(user: try TestMailServers.env("ALICE_EMAIL"), password: "wrong-password")
+            let credential = SMTPCredential.password(user: try TestServers.env("ALICE_EMAIL"), password: "wrong-password")
             let submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
             let endpoint = try TestMailServers.endpoint("SMTPS_PORT", .tls)
             let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in
@@ -94,7 +94,7 @@ struct PostfixSubmissionTests {
     @Test("a refused OAuth token is an authentication error")
     func badToken() async throws {
         try await SharedServers.shared {
-            let credential = SMTPCredential.xoauth2(user: try TestMailServers.env("ALICE_EMAIL"), token: "expired-token")
+            let credential = SMTPCredential.xoauth2(user: try TestServers.env("ALICE_EMAIL"), token: "expired-token")
             let submission = try TestMailServers.submission(id: TestMailServers.uniqueID())
             let endpoint = try TestMailServers.endpoint("SUBMISSION_PORT", .starttls)
             let error = await failure { () async throws(SMTPError) -> SMTPDeliveryReport in

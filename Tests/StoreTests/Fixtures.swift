@@ -1,19 +1,17 @@
 import Foundation
 import GRDB
 @testable import Store
+import TestSupport
 
 /// Builders for messages and on-disk mailboxes used by the store tests.
 enum Fixture {
+    /// The store tests' message: from Alice to Bob, on 20 November 2026 unless told.
     static func message(id: String?, subject: String, from: String = "Alice Smith <alice@example.org>",
                         date: String = "Fri, 20 Nov 2026 14:32:00 +0000", inReplyTo: String? = nil,
                         references: [String] = [], body: String = "Hello there.\n",
                         extraHeaders: [String] = []) -> [UInt8] {
-        var lines = ["From: \(from)", "To: Bob <bob@example.org>", "Subject: \(subject)", "Date: \(date)"]
-        if let id { lines.append("Message-ID: <\(id)>") }
-        if let inReplyTo { lines.append("In-Reply-To: <\(inReplyTo)>") }
-        if !references.isEmpty { lines.append("References: " + references.map { "<\($0)>" }.joined(separator: " ")) }
-        lines += extraHeaders
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
+        TestMessage(from: from, to: "Bob <bob@example.org>", subject: subject, date: date, messageID: id, inReplyTo: inReplyTo,
+                    references: references, headers: extraHeaders, body: body).bytes
     }
 
     /// A message of `lines` numbered body lines: a stand-in for a big torture test.

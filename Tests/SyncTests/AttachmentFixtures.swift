@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// MIME messages with known attachments, built byte by byte (CRLF), so a test can compare
 /// what the mount serves with what was sent.
@@ -108,9 +109,8 @@ enum AttachmentMessages {
         return Array(text.utf8) + forwarded + Array("\r\n--m1--\r\n".utf8)
     }
 
+    /// The header of a message of content type `type`, and the empty line after it.
     static func header(id: String, subject: String, type: String) -> String {
-        "From: Tester <tester@example.test>\r\nTo: alice@example.test\r\nSubject: \(subject)\r\n" +
-        "Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nMessage-ID: <\(id)>\r\nMIME-Version: 1.0\r\n" +
-        "Content-Type: \(type)\r\n\r\n"
+        TestMessage(subject: subject, messageID: id, headers: ["MIME-Version: 1.0", "Content-Type: \(type)"]).text
     }
 }

@@ -8,28 +8,11 @@ import Testing
 /// Sync against the real Dovecot that ./test starts: full and incremental sync, changes
 /// made by a second client, UIDVALIDITY, and resuming after the server dies.
 @Suite("Sync against a real Dovecot", .serialized)
-struct DovecotSyncTests {
+struct DovecotSyncTests: FolderSeeding {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-sync-\(UUID().uuidString)")
 
     init() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
-
-    /// A fresh folder of alice's with `count` messages; returns its name and the Message-IDs.
-    func seededFolder(_ label: String, count: Int, big: Int = 0) async throws -> (String, [String]) {
-        let folder = "\(label)-\(UUID().uuidString.prefix(8))"
-        try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
-        var ids: [String] = []
-        let dir = work.appendingPathComponent(folder)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for n in 0..<count {
-            let id = "\(folder)-\(n)@test"
-            let body = n < big ? String(repeating: "large body line \(n)\n", count: 20_000) : "message \(n)\n"
-            _ = try TestServers.messageFile(id: id, subject: "\(label) \(n)", body: body, in: dir)
-            ids.append(id)
-        }
-        try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path])
-        return (folder, ids)
     }
 
     @Test("a full sync stores every message of the window, small ones whole and large ones in part")
@@ -124,22 +107,22 @@ struct DovecotSyncTests {
 
     /// A text/plain message of about 300 KB whose first line holds `word`.
     static func singlePart(_ word: String) -> String {
-        header(subject: word, contentType: "text/plain; charset=utf-8") + "\r\n" + word + "\r\n" + filler
+        shaped(word, contentType: "text/plain; charset=utf-8", body: word + "\r\n" + filler)
     }
 
     /// multipart/alternative of about 300 KB: `word` in the plain part, `html` in the HTML one.
     static func alternative(_ word: String, html: String) -> String {
-        header(subject: word, contentType: "multipart/alternative; boundary=\"alt\"") + "\r\n" + alternativeBody(word, html: html, boundary: "alt")
+        shaped(word, contentType: "multipart/alternative; boundary=\"alt\"", body: alternativeBody(word, html: html, boundary: "alt"))
     }
 
     /// multipart/mixed: the alternative texts, then a base64 attachment of about 300 KB.
     static func mixed(_ word: String, html: String, attachment: String) -> String {
-        header(subject: word, contentType: "multipart/mixed; boundary=\"mix\"") + "\r\n"
-            + "--mix\r\nContent-Type: multipart/alternative; boundary=\"alt\"\r\n\r\n"
+        shaped(word, contentType: "multipart/mixed; boundary=\"mix\"", body:
+            "--mix\r\nContent-Type: multipart/alternative; boundary=\"alt\"\r\n\r\n"
             + alternativeBody(word, html: html, boundary: "alt", filler: "")
             + "--mix\r\nContent-Type: application/octet-stream; name=\"\(attachment)\"\r\n"
             + "Content-Disposition: attachment; filename=\"\(attachment)\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-            + AttachmentFixture.base64Lines(AttachmentFixture.bytes(300_000, seed: 4)) + "--mix--\r\n"
+            + AttachmentFixture.base64Lines(AttachmentFixture.bytes(300_000, seed: 4)) + "--mix--\r\n")
     }
 
     private static func alternativeBody(_ word: String, html: String, boundary: String, filler: String = filler) -> String {
@@ -148,10 +131,11 @@ struct DovecotSyncTests {
             + "--\(boundary)--\r\n"
     }
 
-    private static func header(subject: String, contentType: String) -> String {
-        "From: Sender <sender@example.com>\r\nTo: alice@example.test\r\nSubject: \(subject)\r\n"
-            + "Message-ID: <\(subject)-\(UUID().uuidString)@shapes.test>\r\nDate: \(DateFormatter.rfc5322.string(from: Date()))\r\n"
-            + "MIME-Version: 1.0\r\nContent-Type: \(contentType)\r\n"
+    /// A message of one of the four shapes, its subject `word`, dated now.
+    private static func shaped(_ word: String, contentType: String, body: String) -> String {
+        TestMessage(from: "Sender <sender@example.com>", subject: word, date: MessageDate.rfc5322(Date()),
+                    messageID: "\(word)-\(UUID().uuidString)@shapes.test",
+                    headers: ["MIME-Version: 1.0", "Content-Type: \(contentType)"], body: body).text
     }
 
     private static let filler = String(repeating: "filler line to pass the size at which a message is stored in part\r\n", count: 4_500)
@@ -201,7 +185,7 @@ struct DovecotSyncTests {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"), timing: timing)
             await harness.sync("work")
             let reply = try TestServers.messageFile(id: "\(first)-reply@test", subject: "Re: Cycle 0",
-                                                    extraHeaders: "In-Reply-To: <\(ids[0])>\r\n", in: work)
+                                                    headers: ["In-Reply-To: <\(ids[0])>"], in: work)
             let other = try TestServers.messageFile(id: "\(second)-new@test", subject: "CycleB alone", in: work)
             try await TestServers.seed(["append", "--user", "alice", "--mailbox", first, reply.path])
             try await TestServers.seed(["append", "--user", "alice", "--mailbox", second, other.path])
@@ -221,7 +205,7 @@ struct DovecotSyncTests {
         try await SharedServers.shared {
             let (folder, ids) = try await seededFolder("Gone", count: 1)
             let reply = try TestServers.messageFile(id: "\(folder)-reply@test", subject: "Re: Gone 0",
-                                                    extraHeaders: "In-Reply-To: <\(ids[0])>\r\n", in: work)
+                                                    headers: ["In-Reply-To: <\(ids[0])>"], in: work)
             try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, reply.path])
             var timing = SyncTiming()
             timing.rethreadSpacing = 1_000_000

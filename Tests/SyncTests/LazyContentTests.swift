@@ -182,11 +182,11 @@ struct LazyContentTests {
             let ids = try harness.messages("work", folder).map(\.id)
             #expect(ids.count == 2)
             let cached = try await content(harness, .message(ids[0]))
-            try await TestServers.control("stop", "dovecot")
+            #expect(try await TestServers.control("stop", "dovecot") == 0, "ctl.sh stop dovecot")
             let started = ContinuousClock.now
             await #expect(throws: ContentUnavailable.self) { try await harness.coordinator.content(.message(ids[1])) }
             let waited = ContinuousClock.now - started
-            try await TestServers.control("start", "dovecot")
+            #expect(try await TestServers.control("start", "dovecot") == 0, "ctl.sh start dovecot")
             // Refused connections: attempts after 0, 1, 3 and 7 s, never the 30 s connect timeout.
             #expect(waited < .seconds(15), "\(waited)")
             #expect(harness.log("work").contains("download of message \(ids[1]) failed"))

@@ -54,8 +54,8 @@ struct RecoverySyncTests {
             let harness = try SyncHarness(try Self.toml(name: "work", user: "bob", retrySeconds: 0))
             await harness.sync("work")
             #expect(harness.state("work").phase == .idle)
-            try await TestServers.control("kill", "dovecot")
-            try await TestServers.control("start", "dovecot")
+            #expect(try await TestServers.control("kill", "dovecot") == 0, "ctl.sh kill dovecot")
+            #expect(try await TestServers.control("start", "dovecot") == 0, "ctl.sh start dovecot")
             await harness.sync("work")
             #expect(harness.state("work").phase == .idle, "\(harness.log("work"))")
             #expect(harness.state("work").lastError == nil)
@@ -67,11 +67,11 @@ struct RecoverySyncTests {
         try await SharedServers.exclusive {
             let harness = try SyncHarness(try Self.toml(name: "work", user: "bob", retrySeconds: 0,
                                                         extra: "poll_interval_seconds = 3600"))
-            try await TestServers.control("stop", "dovecot")
+            #expect(try await TestServers.control("stop", "dovecot") == 0, "ctl.sh stop dovecot")
             harness.coordinator.start()
             defer { harness.coordinator.stop() }
             let failed = try await Poll.until(seconds: 20, every: .milliseconds(100)) { harness.state("work").phase == .error }
-            try await TestServers.control("start", "dovecot")
+            #expect(try await TestServers.control("start", "dovecot") == 0, "ctl.sh start dovecot")
             #expect(failed, "\(harness.log("work"))")
             let recovered = try await Poll.until(seconds: 30, every: .milliseconds(100)) { harness.state("work").phase == .idle }
             #expect(recovered, "\(harness.log("work"))")

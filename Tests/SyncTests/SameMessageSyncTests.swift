@@ -16,18 +16,10 @@ struct SameMessageSyncTests {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
 
-    static func message(id: String?, subject: String, body: String, extraHeaders: [String] = []) -> [UInt8] {
-        var lines = ["From: Tester <tester@example.test>", "To: alice@example.test", "Subject: \(subject)",
-                     "Date: \(DateFormatter.rfc5322.string(from: Date()))"]
-        if let id { lines.append("Message-ID: <\(id)>") }
-        lines += extraHeaders + ["MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8"]
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
-    }
-
     /// A torture test over `raw_store_max_kb` (stored in part) and a 3 KB fragment of it.
     static func tortureAndFragment(id: String) -> (torture: [UInt8], fragment: [UInt8]) {
-        let torture = message(id: id, subject: "Torture test",
-                              body: (0..<20_000).map { "torture line \($0)\r\n" }.joined())
+        let torture = TestServers.message(id: id, subject: "Torture test",
+                                          body: (0..<20_000).map { "torture line \($0)\r\n" }.joined()).bytes
         let cut = torture[..<3000].lastIndex(of: 10).map { $0 + 1 } ?? 3000
         return (torture, Array(torture[..<cut]))
     }
@@ -66,7 +58,7 @@ struct SameMessageSyncTests {
         try await SharedServers.shared {
             let id = "torture-\(UUID().uuidString)@test"
             let (torture, fragment) = Self.tortureAndFragment(id: id)
-            let resent = Self.message(id: id, subject: "Torture test", body: "resent\r\n", extraHeaders: ["Resent-To: b@x"])
+            let resent = TestServers.message(id: id, subject: "Torture test", body: "resent\r\n", headers: ["Resent-To: b@x"]).bytes
             let folder = try await seeded("SameId", [torture, fragment, resent])
             let harness = try await syncedHarness()
             try await harness.expectAgreement("work", user: "alice", folder: folder)
@@ -102,7 +94,7 @@ struct SameMessageSyncTests {
     func withoutMessageID() async throws {
         try await SharedServers.shared {
             let (first, second) = (try await newFolder("NoIdA"), try await newFolder("NoIdB"))
-            let raw = Self.message(id: nil, subject: "No Message-ID \(UUID().uuidString)", body: "no id\r\n")
+            let raw = TestServers.message(id: nil, subject: "No Message-ID \(UUID().uuidString)", body: "no id\r\n").bytes
             let uid = try await append(raw, to: first)
             try await append(raw, to: first)
             try await TestServers.seed(["copy", "--user", "alice", "--mailbox", first, "--uids", uid, "--to", second])
@@ -119,7 +111,7 @@ struct SameMessageSyncTests {
         try await SharedServers.exclusive {
             let id = "reset-\(UUID().uuidString)@test"
             let (torture, fragment) = Self.tortureAndFragment(id: id)
-            let small = Self.message(id: id, subject: "Small", body: "small\r\n")
+            let small = TestServers.message(id: id, subject: "Small", body: "small\r\n").bytes
             let folder = try await seeded("SameIdReset", [torture, fragment, small, small])
             let harness = try await syncedHarness()
             let before = try harness.messages("work", folder)
@@ -162,9 +154,9 @@ struct SameMessageSyncTests {
     func appendBesideSameId() async throws {
         try await SharedServers.shared {
             let id = "append-\(UUID().uuidString)@test"
-            let folder = try await seeded("SameIdAppend", [Self.message(id: id, subject: "Theirs", body: "another client's message\r\n")])
+            let folder = try await seeded("SameIdAppend", [TestServers.message(id: id, subject: "Theirs", body: "another client's message\r\n").bytes])
             let harness = try await syncedHarness()
-            let mine = Self.message(id: id, subject: "Mine", body: "my edited copy\r\n")
+            let mine = TestServers.message(id: id, subject: "Mine", body: "my edited copy\r\n").bytes
             let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)
             _ = try harness.store.recordAppend(mine, folderId: try harness.folder("work", folder).id ?? -1,
                                                flags: .init(seen: true), context: context)
@@ -180,7 +172,7 @@ struct SameMessageSyncTests {
         try await SharedServers.shared {
             let (source, target) = (try await newFolder("SameIdFrom"), try await newFolder("SameIdTo"))
             let id = "move-\(UUID().uuidString)@test"
-            try await append(Self.message(id: id, subject: "Moved", body: "the one the user moves\r\n"), to: source)
+            try await append(TestServers.message(id: id, subject: "Moved", body: "the one the user moves\r\n").bytes, to: source)
             let harness = try await syncedHarness()
             let moved = try #require(try harness.messages("work", source).first)
             let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)
@@ -189,7 +181,7 @@ struct SameMessageSyncTests {
                                      emailId: moved.id, context: context)
             // Meanwhile another client deletes it, and files another message with its Message-ID.
             try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", source, "--message-id", "<\(id)>"])
-            let other = Self.message(id: id, subject: "Other", body: "someone else's message\r\n")
+            let other = TestServers.message(id: id, subject: "Other", body: "someone else's message\r\n").bytes
             try await append(other, to: target)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             await harness.sync("work")

@@ -8,22 +8,10 @@ import StoreTestSupport
 import TestSupport
 import Testing
 
-/// The real Dovecot (and Postfix) that `./test` starts (.ci/servers/start.sh), described
-/// by MAILFS_TEST_* variables (see `TestServerEnvironment`).
-enum TestServers {
-    static func env(_ name: String) throws -> String {
-        try TestServerEnvironment.value(name)
-    }
-
+/// What the sync tests add to the real servers (`TestServers`): account configs on the test
+/// Dovecot, message counts, and messages as another client appends them.
+extension TestServers {
     static func password(_ user: String) throws -> String { try env("\(user.uppercased())_PASSWORD") }
-
-    /// Runs `.ci/servers/seed.py` (a second IMAP client) and returns its output.
-    @discardableResult
-    static func seed(_ arguments: [String]) async throws -> String {
-        let result = try await ChildProcess.run("/usr/bin/python3", [try env("SEED")] + arguments)
-        guard result.status == 0 else { throw SeedFailed(output: result.output, arguments: arguments) }
-        return result.output
-    }
 
     /// How many messages `mailbox` of `user` holds on the server (STATUS MESSAGES).
     static func count(user: String, mailbox: String) async throws -> Int {
@@ -32,21 +20,6 @@ enum TestServers {
             throw SeedFailed(output: output, arguments: ["count", mailbox])
         }
         return count
-    }
-
-    struct SeedFailed: Error, CustomStringConvertible {
-        var output: String
-        var arguments: [String]
-        var description: String { "seed.py \(arguments.joined(separator: " ")) failed: \(output)" }
-    }
-
-    /// `ctl.sh STATE stop|start dovecot`: stop or restart a server mid-test.
-    static func control(_ action: String, _ server: String) async throws {
-        let script = URL(fileURLWithPath: try env("SEED")).deletingLastPathComponent().appendingPathComponent("ctl.sh").path
-        // Not captured: a daemon started by ctl.sh would hold the pipe open forever.
-        let status = try await ChildProcess("/bin/bash", [script, try env("STATE_DIR"), action, server],
-                                            captureOutput: false).terminated()
-        #expect(status == 0, "ctl.sh \(action) \(server) failed")
     }
 
     /// A config for `user` on the test Dovecot; the password comes from the environment
@@ -76,34 +49,20 @@ enum TestServers {
         try MailfsConfig.parse(text: toml, path: "test-config.toml")
     }
 
-    /// A message file with a unique Message-ID, written to a temp file for seed.py.
+    /// A plain-text message from Tester to alice, dated now: inside every sync window.
+    static func message(id: String?, subject: String, body: String, headers: [String] = []) -> TestMessage {
+        TestMessage(subject: subject, date: MessageDate.rfc5322(Date()), messageID: id,
+                    headers: headers + TestMessage.plainText, body: body)
+    }
+
+    /// `message` written to `dir` for seed.py, named after its id; the body's LF become CR LF.
     static func messageFile(id: String, subject: String, body: String = "Hello from the test.\n",
-                            extraHeaders: String = "", in dir: URL) throws -> URL {
-        let text = """
-            From: Tester <tester@example.test>\r
-            To: alice@example.test\r
-            Subject: \(subject)\r
-            Date: \(DateFormatter.rfc5322.string(from: Date()))\r
-            Message-ID: <\(id)>\r
-            \(extraHeaders)MIME-Version: 1.0\r
-            Content-Type: text/plain; charset=utf-8\r
-            \r
-            \(body.replacingOccurrences(of: "\n", with: "\r\n"))
-            """
+                            headers: [String] = [], in dir: URL) throws -> URL {
         let url = dir.appendingPathComponent("\(id).eml")
-        try Data(text.utf8).write(to: url)
+        try message(id: id, subject: subject, body: body.replacingOccurrences(of: "\n", with: "\r\n"), headers: headers)
+            .write(to: url)
         return url
     }
-}
-
-extension DateFormatter {
-    static let rfc5322: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        return formatter
-    }()
 }
 
 /// A store and a coordinator for one test, with the account's live state at hand.

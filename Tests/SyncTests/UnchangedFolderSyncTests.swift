@@ -10,7 +10,7 @@ import Testing
 /// real Dovecot; whatever another client changes, or a listing here that lost a message,
 /// makes the next sync look at the whole folder again, and it ends as a full sync would.
 @Suite("An unchanged folder against a real Dovecot", .serialized)
-struct UnchangedFolderSyncTests {
+struct UnchangedFolderSyncTests: FolderSeeding {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-unchanged-\(UUID().uuidString)")
 
     init() throws {
@@ -19,14 +19,7 @@ struct UnchangedFolderSyncTests {
 
     /// A fresh folder of alice's with three messages, synced once with the whole account.
     func syncedFolder() async throws -> (SyncHarness, String) {
-        let folder = "Unchanged-\(UUID().uuidString.prefix(8))"
-        try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
-        let files = work.appendingPathComponent(folder)
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        for n in 0..<3 {
-            _ = try TestServers.messageFile(id: "\(folder)-\(n)@test", subject: "\(folder) \(n)", body: "message \(n)\n", in: files)
-        }
-        try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, files.path])
+        let (folder, _) = try await seededFolder("Unchanged", count: 3)
         let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
         await harness.sync("work")
         #expect(try harness.messages("work", folder).count == 3, "\(harness.log("work"))")

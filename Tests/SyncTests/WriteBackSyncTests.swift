@@ -8,25 +8,11 @@ import Testing
 /// server, replays after a crash apply nothing twice, stale UIDs are never trusted, and
 /// refusals are reverted. (The mount tests drive the same paths through rm, mv, setfattr.)
 @Suite("Write-back against a real Dovecot", .serialized)
-struct WriteBackSyncTests {
+struct WriteBackSyncTests: FolderSeeding {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("mailfs-wb-\(UUID().uuidString)")
 
     init() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    }
-
-    /// A fresh folder of alice's with `count` messages; returns its name and Message-IDs.
-    func seededFolder(_ label: String, count: Int) async throws -> (String, [String]) {
-        let folder = "\(label)-\(UUID().uuidString.prefix(8))"
-        try await TestServers.seed(["create-mailbox", "--user", "alice", folder])
-        let dir = work.appendingPathComponent(folder)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let ids = (0..<count).map { "\(folder)-\($0)@test" }
-        for (n, id) in ids.enumerated() {
-            _ = try TestServers.messageFile(id: id, subject: "\(label) \(n)", in: dir)
-        }
-        if count > 0 { try await TestServers.seed(["append", "--user", "alice", "--mailbox", folder, dir.path]) }
-        return (folder, ids)
     }
 
     /// The Message-IDs (without brackets) the server holds in a mailbox.

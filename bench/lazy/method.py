@@ -1,8 +1,8 @@
 """Method notes under the table: what was measured, how, on what, and where mailfs's time goes."""
 import os
-import statistics
 
-from section import GOAL_WHOLE_READ, MIB, median, seconds, spread
+from figures import median, seconds
+from section import GOAL_WHOLE_READ, MIB, spread
 
 
 def pool_summary(samples):
@@ -63,7 +63,7 @@ def notes(options, servers, result, facts, profile):
         "first read() that returned data; all bytes = open() to EOF. Every sample's SHA-256 is checked "
         "against the attachment's.",
         "imaplib: a fresh `imaplib.IMAP4_SSL` connection and LOGIN per sample (timed apart), EXAMINE INBOX, "
-        f"then `UID FETCH uid (BODY.PEEK[2])` sent with imaplib's send() and read back with its readline() "
+        "then `UID FETCH uid (BODY.PEEK[2])` sent with imaplib's send() and read back with its readline() "
         "and read(): time to first byte = sending the command to the first byte of the literal; fetch = to "
         "the tagged OK; + decode = plus `base64.b64decode` of the literal (the mount serves decoded bytes, "
         "so this is the like-for-like figure the goal uses). SHA-256 checked likewise.",

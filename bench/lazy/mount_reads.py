@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import timing
-from mailfs_side import ACCOUNT
+from account_mount import ACCOUNT
 from servers import BenchError
 
 READ_SIZE = 1 << 17  # what GNU cat asks for at a time (128 KiB)

@@ -6,7 +6,7 @@ import mount_reads
 import profiling
 import raw_fetch
 import timing
-from measure import say
+from scaffold import say
 from payload import ATTACHMENT_NAME, ATTACHMENT_PART
 from servers import BenchError
 

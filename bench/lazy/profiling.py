@@ -9,7 +9,8 @@ from pathlib import Path
 
 import mount_reads
 import timeline
-from section import seconds
+from figures import seconds
+from swift_symbols import demangled
 
 ATTACH_SECONDS = 1.0   # lets the profiler attach to every thread before the read starts
 TOP_SYMBOLS = 6
@@ -70,7 +71,7 @@ def _hot_symbols_part(binary, mount, path, work):
     data.unlink(missing_ok=True)
     if not threads or not symbols:
         return "perf record: no samples."
-    names = _demangled([fields[3] for fields in symbols[:TOP_SYMBOLS] if len(fields) == 4])
+    names = demangled([fields[3] for fields in symbols[:TOP_SYMBOLS] if len(fields) == 4])
     hottest = "; ".join(f"{fields[0]}% {name} ({fields[2]}, {_thread(fields[1])})"
                         for fields, name in zip(symbols, names))
     busiest = ", ".join(f"{_thread(comm)} {percent}%" for percent, comm in threads[:3])
@@ -101,15 +102,3 @@ def _thread(comm):
     if comm.endswith("default-qos") or comm.endswith("overcommit"):
         return "Swift task threads"
     return f"thread {comm}"
-
-
-def _demangled(symbols):
-    """Swift symbols in readable form when `swift demangle` is there; as they are otherwise."""
-    if not shutil.which("swift"):
-        return symbols
-    result = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(symbols),
-                            capture_output=True, text=True)
-    lines = [line.strip() for line in result.stdout.splitlines()]
-    if result.returncode != 0 or len(lines) != len(symbols):
-        return symbols
-    return [line if len(line) <= 100 else line[:97] + "..." for line in lines]

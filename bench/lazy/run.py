@@ -11,47 +11,40 @@ and in place of its section in bench/results.md (the rest of that file is left a
 Then two more cold reads are profiled with perf, so the notes say where mailfs's time goes.
 Needs root (the servers switch users; dropping the page cache) and /dev/fuse.
 """
-import argparse
 import os
-import shutil
 import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the sources
-HERE = Path(__file__).resolve().parent
-# This directory first, then the sync benchmark's server and mount helpers, then bench/lib.
-sys.path[0:0] = [str(HERE), str(HERE.parent / "sync")]
-sys.path.append(str(HERE.parent / "lib"))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "lib"))
 
-import machine  # noqa: E402
 import method  # noqa: E402
 import payload  # noqa: E402
 import phases  # noqa: E402
 import raw_fetch  # noqa: E402
+import scaffold  # noqa: E402
 import section  # noqa: E402
-from mailfs_side import ACCOUNT, Mount  # noqa: E402
-from measure import say, run_until_interrupted  # noqa: E402
+from account_mount import ACCOUNT, AccountMount  # noqa: E402
+from scaffold import say  # noqa: E402
 from seeded_mailbox import Mailbox  # noqa: E402
-from servers import BenchError, Servers, install  # noqa: E402
+from servers import install  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
 USER = "alice"
 MESSAGE_ID = "<lazy-bench-1@example.test>"
 
 
 def parse_arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = scaffold.parser(__doc__)
     parser.add_argument("--binary", required=True, help="the mailfs binary (release build)")
     parser.add_argument("--samples", type=int, default=11, help="timed samples of each measurement (default 11)")
     parser.add_argument("--size-mib", type=int, default=20, help="attachment size in MiB (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random attachment bytes (default 1)")
     parser.add_argument("--no-profile", dest="profile", action="store_false",
                         help="skip profiling two extra cold reads with perf (where the time goes, in the notes)")
-    parser.add_argument("--work", default="/tmp/mailfs-lazybench",
-                        help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-lazybench)")
-    parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
-    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
     parser.add_argument("--results", default=str(HERE.parent / "results.md"),
                         help="the benchmark's results file whose lazy-content section is replaced ('' for none)")
+    scaffold.add_server_options(parser, "/tmp/mailfs-lazybench", HERE / "results.md")
     options = parser.parse_args()
     if options.samples < 5 or options.size_mib < 1:
         parser.error("--samples must be at least 5 (medians), --size-mib at least 1")
@@ -71,18 +64,18 @@ def prepare(options, servers, work):
     return made, raw_fetch.find_uid(servers, USER, MESSAGE_ID)
 
 
-def measure(options, servers, work, result):
+def measure(options, servers, result):
     """Fills RESULT with every sample; returns the profile note (or None)."""
-    made, uid = prepare(options, servers, work)
+    made, uid = prepare(options, servers, options.work)
     result["size"] = len(made.content)
-    mount = Mount(options.binary, servers, USER, work / "mount")
+    mount = AccountMount(options.binary, servers, USER, options.work / "mount")
     try:
-        mount.start()
+        mount.launch()
         say("mounting and syncing ...")
         mount.wait_synced(timeout=300)
         run = phases.Phases(options, servers, mount, made, uid, result)
         run.first_reads()
-        run.cached_reads(payload.write(made.content, work / "local-copy.bin"))
+        run.cached_reads(payload.write(made.content, options.work / "local-copy.bin"))
         return run.profile() if options.profile else None
     finally:
         mount.stop()
@@ -90,33 +83,13 @@ def measure(options, servers, work, result):
 
 def main():
     options = parse_arguments()
-    if os.geteuid() != 0:
-        sys.exit("run.py needs root: the test Dovecot switches users")
-    work = Path(options.work)
-    work.mkdir(parents=True, exist_ok=True)
-    facts = machine.facts(work, options.binary)
-    result, errors, profile = {"size": options.size_mib << 20}, [], None
-    servers = Servers(work / "state")
-    try:
-        profile = measure(options, servers, work, result)
-    except BenchError as error:
-        errors.append(f"{str(error).splitlines()[0]} (details on stderr)")
-        say(f"failed: {error}")
-    finally:
-        servers.stop()
-        if not options.keep:
-            servers.remove()
-            for name in ("message.eml", "local-copy.bin"):
-                (work / name).unlink(missing_ok=True)
-            if not os.path.ismount(work / "mount" / "mnt"):
-                shutil.rmtree(work / "mount", ignore_errors=True)
-    text = section.markdown(result, method.notes(options, servers, result, facts, profile), errors)
-    Path(options.output).write_text(text)
-    if options.results:
-        section.replace_in(Path(options.results), text)
-    print(text)
-    return 1 if errors else 0
+    result = {"size": options.size_mib << 20}
+
+    def markdown(profile, servers, facts, errors):
+        return section.markdown(result, method.notes(options, servers, result, facts, profile), errors)
+    return scaffold.run_section(options, lambda servers, _errors: measure(options, servers, result), markdown,
+                                scratch=("message.eml", "local-copy.bin", "mount"), results=options.results)
 
 
 if __name__ == "__main__":
-    run_until_interrupted(main, "mount and servers")
+    scaffold.run_until_interrupted(main, "mount and servers")

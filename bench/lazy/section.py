@@ -1,6 +1,8 @@
 """The Markdown section: the table of medians, the goals of issues 4 and 10, and how it was measured."""
 import statistics
 
+from figures import median, ratio, seconds, table
+
 GOAL_FIRST_READ = 1.2   # cold read through the mount / raw IMAP fetch
 GOAL_CACHED_READ = 2.0  # cached read through the mount / cat from local disk
 GOAL_FIRST_BYTE = 0.050  # issue 10: seconds from open() to the first byte of a cold read
@@ -8,25 +10,8 @@ GOAL_WHOLE_READ = 1.0   # issue 10: cold read through the mount / imaplib fetch 
 MIB = 1 << 20
 
 
-def median(samples, key):
-    values = [sample[key] for sample in samples if sample.get(key) is not None]
-    return statistics.median(values) if values else None
-
-
-def seconds(value):
-    if value is None:
-        return "n/a"
-    if value < 0.01:
-        return f"{value * 1000:.2f} ms"
-    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
-
-
 def throughput(size, value):
     return "n/a" if not value else f"{size / MIB / value:.0f} MiB/s"
-
-
-def ratio(mine, theirs):
-    return "n/a" if mine is None or not theirs else f"{mine / theirs:.2f}x"
 
 
 def spread(samples, key):
@@ -103,12 +88,6 @@ def issue10_goal_rows(result):
     return rows
 
 
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def markdown(result, notes, errors):
     size = result.get("size", 0)
     out = ["## Lazy content: reading a 20 MiB attachment", "",
@@ -131,17 +110,3 @@ def markdown(result, notes, errors):
 def _logged(samples):
     values = [sample["logged_ms"] / 1000 for sample in samples if sample.get("logged_ms") is not None]
     return statistics.median(values) if values else None
-
-
-def replace_in(results, text):
-    """Puts TEXT in place of the lazy-content section of RESULTS (up to the next `## ` heading),
-    or at its end when it has none."""
-    heading = text.splitlines()[0]
-    lines = results.read_text().splitlines() if results.exists() else []
-    start = next((i for i, line in enumerate(lines) if line == heading), None)
-    if start is None:
-        lines += [""] + text.rstrip("\n").splitlines()
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        lines[start:end] = text.rstrip("\n").splitlines() + [""]
-    results.write_text("\n".join(lines) + "\n")

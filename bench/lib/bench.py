@@ -6,24 +6,25 @@ import argparse
 import fcntl
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import compare
 import corpus
 import machine
 import report
 import rows
+import scaffold
 import step_halt
 import step_import
 import step_mount
 import step_passthrough
 import step_tree
 import timing
-import compare
 from compare import Setup
+from scaffold import say
 
 ACCOUNT = "bench"
 
@@ -65,7 +66,7 @@ def hold_work_lock(work: Path):
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        say("another bench/run is using bench/work: waiting for it to finish")
+        say("== another bench/run is using bench/work: waiting for it to finish")
         fcntl.flock(lock, fcntl.LOCK_EX)
     return lock
 
@@ -77,24 +78,24 @@ def release_stale_mount(mount_point: Path):
 
 
 def measure(setup: Setup, messages: int, passthrough: Path | None) -> list:
-    say("import")
+    say("== import")
     results = step_import.measure(setup, messages)
-    say("mount start-up")
+    say("== mount start-up")
     startup, mount = step_mount.measure_startup(setup, messages)
     with mount:
         results += startup + step_mount.memory_rows(mount, "after start-up")
         for name, step in (("ls, find, grep", step_tree.measure_listings), ("cat", step_tree.measure_cat)):
-            say(name)
+            say(f"== {name}")
             results += step(setup)
             step_mount.note_memory(setup, mount, name)
         results += step_mount.memory_rows(mount, "after the runs")
         time.sleep(step_mount.IDLE_SECONDS)
         results += step_mount.memory_rows(mount, step_mount.IDLE_WHEN)
         if setup.cold and step_halt.applies():
-            say("grep, find with the guest polling before it halts")
+            say("== grep, find with the guest polling before it halts")
             results += step_halt.measure(setup)
     if passthrough:
-        say("C passthrough FUSE baseline")
+        say("== C passthrough FUSE baseline")
         results += step_passthrough.measure(setup, passthrough)
     return results
 
@@ -136,10 +137,6 @@ def method_notes(setup: Setup) -> list:
     return notes
 
 
-def say(step: str):
-    print(f"== {step}", file=sys.stderr, flush=True)
-
-
 def corpus_for(options, bench_dir: Path) -> tuple[Path, str]:
     """The Maildir++ tree to measure (given, or generated once and reused) and its description."""
     if not options.maildir:
@@ -153,8 +150,6 @@ def corpus_for(options, bench_dir: Path) -> tuple[Path, str]:
 
 def main():
     options = arguments()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    signal.signal(signal.SIGHUP, lambda *_: sys.exit(129))
     bench_dir = Path(__file__).resolve().parent.parent
     (bench_dir / "work").mkdir(exist_ok=True)
     lock = hold_work_lock(bench_dir / "work")
@@ -182,4 +177,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    scaffold.run_until_interrupted(main, "mount")

@@ -4,13 +4,13 @@ Appends its table to bench/results.md; MAILFS_BENCH_SKIP_SCALE=1 skips it.
 
     python3 bench/lib/scale.py --binary PATH [--messages 200000] [--seed 1]
 """
-import argparse
 import os
 import shutil
 import sys
 from pathlib import Path
 
 import corpus
+import scaffold
 import timing
 from mount import Mount
 
@@ -47,7 +47,7 @@ def measure(binary: Path, bench_dir: Path, messages: int, seed: int) -> list[str
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = scaffold.parser(__doc__)
     parser.add_argument("--binary", type=Path, required=True)
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
@@ -62,4 +62,4 @@ def main():
 if __name__ == "__main__":
     if os.geteuid() != 0:
         sys.exit("bench/lib/scale.py drops the page cache: run it as root")
-    main()
+    scaffold.run_until_interrupted(main, "mount")

@@ -14,25 +14,24 @@ section and writes it to bench/search/results.md. Page cache warm on both sides:
 time" is the first `ls` of that directory in this mount (nothing cached by the kernel or by
 mailfs), "again" a second `ls` (the kernel's cached listing).
 """
-import argparse
 import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the sources
-HERE = Path(__file__).resolve().parent
-sys.path[0:0] = [str(HERE), str(HERE.parent / "lib"), str(HERE.parent / "sync")]
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "lib"))
 
 import corpus  # noqa: E402
 import machine  # noqa: E402
 import queries  # noqa: E402
+import scaffold  # noqa: E402
 import timing  # noqa: E402
-from measure import run_until_interrupted  # noqa: E402
 from mount import Mount  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
 
 ACCOUNT = "bench"
 GOAL_RATIO = 1.0          # median first-time ls / notmuch search --output=files
@@ -43,7 +42,7 @@ MIB = 2**20
 
 
 def parse_arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = scaffold.parser(__doc__)
     parser.add_argument("--binary", type=Path, required=True, help="the mailfs binary (a release build)")
     parser.add_argument("--messages", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=1)
@@ -300,11 +299,9 @@ def main():
                        "(200,000 entries in all, dropped whole beyond that) and one READDIR snapshot per "
                        "directory being read (64 at most), so memory grows with the entries listed, up to those "
                        "bounds, not with the number of directories opened.")
-    text = markdown(options, sides, compared, listing, whole, sizes, facts)
-    options.output.write_text(text)
-    print(text)
+    scaffold.write_section(markdown(options, sides, compared, listing, whole, sizes, facts), options.output)
     return 0
 
 
 if __name__ == "__main__":
-    run_until_interrupted(main, "mount")
+    scaffold.run_until_interrupted(main, "mount")

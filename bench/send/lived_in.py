@@ -2,7 +2,7 @@
 messages. Every Sent copy mailfs saves is followed by a sync of that folder, so the account's
 size may weigh on each message; the empty account of the main rounds cannot show that.
 
-The N messages are appended over IMAP (MULTIAPPEND, bench/sync/bulk_append.py), then the mount
+The N messages are appended over IMAP (MULTIAPPEND, bench/lib/bulk_append.py), then the mount
 syncs them (`sync` written to `.control`, waiting for `.status` to count them) before the batch.
 """
 import time
@@ -10,7 +10,7 @@ import time
 import letters
 import send_profile
 from bulk_append import append_all, login
-from measure import say
+from scaffold import say
 from servers import BenchError
 
 SYNC_TIMEOUT = 900

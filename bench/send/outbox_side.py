@@ -1,40 +1,29 @@
-"""mailfs's side: the sync benchmark's mount of alice's account, plus her SMTP server (SMTPS,
-the test CA) and `undo_seconds = 0`, so a file copied into outbox/ goes at once."""
+"""mailfs's side: the account mount of alice's account, plus her SMTP server (SMTPS, the test
+CA) and `undo_seconds = 0`, so a file copied into outbox/ goes at once."""
 import os
 import shlex
 import subprocess
 import time
 
-import mailfs_side
-from mailfs_side import ACCOUNT, Mount
+from account_mount import ACCOUNT, AccountMount
 from servers import BenchError
 
 PROBLEMS = (" failed: ", " refused: ", " not sent: ", "saving the sent copy failed")
 
 
-def config_with_smtp(text, servers):
-    """The sync benchmark's config text with the undo delay off and the account's SMTP server."""
-    if "[defaults]\n" not in text:
-        raise BenchError("bench/sync/mailfs_side.py's config has no [defaults] table to extend")
-    text = text.replace("[defaults]\n", "[defaults]\nundo_seconds = 0\n", 1)
-    return text + (f'\n[accounts.{ACCOUNT}.smtp]\nhost = "127.0.0.1"\n'
-                   f'port = {servers.env["SMTPS_PORT"]}\nsecurity = "tls"\n')
-
-
-class OutboxMount(Mount):
+class OutboxMount(AccountMount):
     @property
     def outbox(self):
         return self.account_dir / "outbox"
 
-    def start(self):
-        """Mount.start, which writes mailfs_side.config_text(…) right before the exec, with
-        that text extended for the duration of the call."""
-        plain = mailfs_side.config_text
-        mailfs_side.config_text = lambda servers, user: config_with_smtp(plain(servers, user), servers)
-        try:
-            super().start()
-        finally:
-            mailfs_side.config_text = plain
+    def config_text(self):
+        """The account mount's config with the undo delay off and the account's SMTP server."""
+        text = super().config_text()
+        if "[defaults]\n" not in text:
+            raise BenchError("bench/lib/account_mount.py's config has no [defaults] table to extend")
+        text = text.replace("[defaults]\n", "[defaults]\nundo_seconds = 0\n", 1)
+        return text + (f'\n[accounts.{ACCOUNT}.smtp]\nhost = "127.0.0.1"\n'
+                       f'port = {self.servers.env["SMTPS_PORT"]}\nsecurity = "tls"\n')
 
     def copy_in(self, path):
         """`cp FILE outbox/`; returns (launched, returned) perf_counter stamps. cp returns once

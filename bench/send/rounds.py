@@ -9,7 +9,7 @@ servers' (arrivals.py: MAIL FROM, accepted, delivered into bob's INBOX).
 import time
 
 import letters
-from measure import say
+from scaffold import say
 from servers import BenchError
 
 SETTLE_SECONDS = 0.3   # after each message: the account sync that follows mailfs's Sent copy

@@ -12,38 +12,33 @@ where the time goes. Last, alice's Sent gets M more messages and mailfs sends on
 under perf: the throughput goal in a lived-in account. Needs root (the servers switch users;
 inotify on Postfix's queue) and /dev/fuse.
 """
-import argparse
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the sources
-HERE = Path(__file__).resolve().parent
-# This directory first, then the sync benchmark's servers and mount, the lazy benchmark's
-# table helpers, then bench/lib.
-sys.path[0:0] = [str(HERE), str(HERE.parent / "sync"), str(HERE.parent / "lazy")]
-sys.path.append(str(HERE.parent / "lib"))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "lib"))
 
 import lived_in  # noqa: E402
-import machine  # noqa: E402
+import scaffold  # noqa: E402
 import send_notes  # noqa: E402
 import send_table  # noqa: E402
 import send_trace  # noqa: E402
 from arrivals import Arrivals  # noqa: E402
-from measure import say, run_until_interrupted  # noqa: E402
 from msmtp_side import Msmtp  # noqa: E402
 from outbox_side import OutboxMount  # noqa: E402
 from rounds import Rounds  # noqa: E402
+from scaffold import say  # noqa: E402
 from seeded_mailbox import Mailbox  # noqa: E402
-from servers import SCRIPTS, BenchError, Servers, install  # noqa: E402
+from servers import SCRIPTS, BenchError, install  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
 USER, RECIPIENT = "alice", "bob"
 
 
 def parse_arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = scaffold.parser(__doc__)
     parser.add_argument("--binary", required=True, help="the mailfs binary (release build)")
     parser.add_argument("--samples", type=int, default=9, help="timed single messages of each side (default 9)")
     parser.add_argument("--count", type=int, default=100, help="messages of a throughput batch (default 100)")
@@ -53,17 +48,12 @@ def parse_arguments():
                              "(default 2000; 0 skips it)")
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="skip the extra message sent under strace (where mailfs's time goes, in the notes)")
-    parser.add_argument("--work", default="/tmp/mailfs-sendbench",
-                        help="scratch directory, under /tmp so the servers can reach it "
-                             "(default /tmp/mailfs-sendbench)")
-    parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
-    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
+    scaffold.add_server_options(parser, "/tmp/mailfs-sendbench", HERE / "results.md")
     options = parser.parse_args()
     if options.samples < 7 or options.count < 2 or options.bulk_rounds < 1 or options.lived_in < 0:
         parser.error("--samples must be at least 7 (medians), --count at least 2, --bulk-rounds at least 1, "
                      "--lived-in at least 0")
     options.binary = os.path.abspath(options.binary)
-    options.work = Path(options.work)
     options.user, options.recipient = USER, RECIPIENT
     return options
 
@@ -85,7 +75,7 @@ def measure(options, servers, result):
     arrivals = prepare(servers)
     mount = OutboxMount(options.binary, servers, USER, options.work / "mount")
     try:
-        mount.start()
+        mount.launch()
         say("mounting and syncing ...")
         mount.wait_synced(timeout=120)
         rounds = Rounds(options, mount, Msmtp(servers, USER, options.work / "msmtp"), arrivals, result)
@@ -112,30 +102,14 @@ def check_end_state(servers, mount, arrivals, result):
 
 def main():
     options = parse_arguments()
-    if os.geteuid() != 0:
-        sys.exit("run.py needs root: the test servers switch users")
-    options.work.mkdir(parents=True, exist_ok=True)
-    facts = machine.facts(options.work, options.binary)
-    result, errors, explained = {}, [], (None, None)
-    servers = Servers(options.work / "state")
-    try:
-        explained = measure(options, servers, result)
-    except BenchError as error:
-        errors.append(f"{str(error).splitlines()[0]} (details on stderr)")
-        say(f"failed: {error}")
-    finally:
-        servers.stop()
-        if not options.keep:
-            servers.remove()
-            shutil.rmtree(options.work / "letters", ignore_errors=True)
-            (options.work / "perf.data").unlink(missing_ok=True)
-            if not os.path.ismount(options.work / "mount" / "mnt"):
-                shutil.rmtree(options.work / "mount", ignore_errors=True)
-    text = send_table.markdown(result, send_notes.notes(options, servers, result, facts, *explained), errors)
-    Path(options.output).write_text(text)
-    print(text)
-    return 1 if errors else 0
+    result = {}
+
+    def markdown(explained, servers, facts, errors):
+        trace, profile = explained or (None, None)
+        return send_table.markdown(result, send_notes.notes(options, servers, result, facts, trace, profile), errors)
+    return scaffold.run_section(options, lambda servers, _errors: measure(options, servers, result), markdown,
+                                scratch=("letters", "perf.data", "mount"))
 
 
 if __name__ == "__main__":
-    run_until_interrupted(main, "mount and servers")
+    scaffold.run_until_interrupted(main, "mount and servers")

@@ -4,7 +4,7 @@ import statistics
 import subprocess
 
 import msmtp_side
-from section import median, seconds
+from figures import median, seconds
 
 
 def postfix_version():

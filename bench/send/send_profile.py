@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-from profiling import _demangled  # the lazy benchmark's `swift demangle` wrapper
+from swift_symbols import demangled
 
 ATTACH_SECONDS = 1.0
 TOP_CHAINS = 6
@@ -45,7 +45,7 @@ def _hot_functions(data):
     if not rows:
         return "Profile: perf recorded no samples in mailfs's own code."
     chains, seen = {}, set()  # percent -> functions with that share: one call chain
-    for (percent, _), name in zip(rows, _demangled([symbol for _, symbol in rows])):
+    for (percent, _), name in zip(rows, demangled([symbol for _, symbol in rows])):
         plain = WRAPPERS.sub("", name)
         if plain not in seen:
             seen.add(plain)

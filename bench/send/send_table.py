@@ -1,7 +1,7 @@
 """The Markdown section: per-message and throughput tables, issue 5's goals, how it was measured."""
 import statistics
 
-from section import median, ratio, seconds, table
+from figures import median, ratio, seconds, table
 
 GOAL_RATIO = 1.2       # mailfs per message / msmtp
 GOAL_BULK_SECONDS = 10.0

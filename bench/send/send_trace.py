@@ -10,7 +10,7 @@ import signal
 import subprocess
 import time
 
-from section import seconds
+from figures import seconds
 
 ATTACH_SECONDS = 1.5   # lets strace attach to every thread of the mount first
 PAUSE_SECONDS = 0.020

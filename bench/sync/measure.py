@@ -10,16 +10,15 @@ PAUSE_SECONDS precedes every incremental run: mbsync sleeps a second when its Ma
 changed within the current second, which would otherwise count against it.
 """
 import shutil
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import idle_latency
-from seeded_mailbox import Mailbox, corpus_files
-from mailfs_side import Mount, MountExited
+from account_mount import AccountMount, MountExited
 from mbsync_side import Mbsync
+from scaffold import say
+from seeded_mailbox import Mailbox, corpus_files
 from servers import BenchError
 
 PAUSE_SECONDS = 1.5
@@ -30,35 +29,17 @@ SPREAD_EACH = 2
 INITIAL_TIMEOUT = 3600
 
 
-def say(text):
-    print(text, file=sys.stderr, flush=True)
-
-
-def run_until_interrupted(main, stopped):
-    """Runs a bench's `main` and exits with its status. SIGTERM and SIGHUP end the run like
-    Ctrl-C does, so its cleanup (`finally`: servers, mounts) still runs; then one line says
-    what was stopped."""
-    def interrupt(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, interrupt)
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt as interruption:
-        sys.exit(f"interrupted ({interruption or 'Ctrl-C'}); {stopped} stopped")
-
-
 def idle_baseline(binary, servers, user, work_dir):
     """Memory of a mount whose account has no mail, after its (empty) sync has settled."""
-    mount = Mount(binary, servers, user, Path(work_dir) / "idle-mailfs")
+    mount = AccountMount(binary, servers, user, Path(work_dir) / "idle-mailfs")
     try:
-        mount.start()
+        mount.launch()
         mount.wait_synced(120)
         time.sleep(2)
-        rss, hwm = mount.memory_kib()
+        memory = mount.memory_kib()
     finally:
         mount.stop()
-    return {"rss": rss, "hwm": hwm}
+    return {"rss": memory["VmRSS"], "hwm": memory["VmHWM"]}
 
 
 class SizeRun:
@@ -77,7 +58,7 @@ class SizeRun:
         self.seed()
         if not self.options.no_warmup:
             self.warm_up()
-        mount = Mount(self.options.binary, self.servers, self.user, self.dir / "mailfs")
+        mount = AccountMount(self.options.binary, self.servers, self.user, self.dir / "mailfs")
         try:
             self.initial(mount)
             self.incremental(mount)
@@ -106,9 +87,9 @@ class SizeRun:
     def warm_up(self):
         say(f"[{self.count:,}] warm-up: one untimed initial sync of each")
         Mbsync(self.servers, self.user, self.dir / "warmup-mbsync").run()
-        mount = Mount(self.options.binary, self.servers, self.user, self.dir / "warmup-mailfs")
+        mount = AccountMount(self.options.binary, self.servers, self.user, self.dir / "warmup-mailfs")
         try:
-            mount.start()
+            mount.launch()
             mount.wait_synced(INITIAL_TIMEOUT)
         finally:
             mount.stop()
@@ -139,7 +120,7 @@ class SizeRun:
         unmounted or signalled from outside, as happened once on this shared machine) is
         started again, once per mailbox size, and the report says so."""
         while True:
-            mount.start()
+            mount.launch()
             try:
                 ready = mount.wait_ready()
                 wall = mount.wait_synced(INITIAL_TIMEOUT)
@@ -150,9 +131,8 @@ class SizeRun:
                 say(f"[{self.count:,}] {self.result['restarts'][-1]}; starting it again")
                 mount.stop()
                 continue
-            _, hwm = mount.memory_kib()
             return {"wall": wall, "ready": ready, "engine": mount.engine_seconds(), "cpu": mount.cpu_seconds(),
-                    "hwm": hwm}
+                    "hwm": mount.memory_kib()["VmHWM"]}
 
     def incremental(self, mount):
         mine, theirs = self.result["mailfs"], self.result["mbsync"]
@@ -180,7 +160,8 @@ class SizeRun:
         expect(mount.status()["messages"], total, "mailfs's folders after the incremental syncs")
         expect(self.mbsync.inbox_messages(), inbox, "mbsync's INBOX after the incremental syncs")
         expect(self.mbsync.messages(), total, "mbsync's folders after the incremental syncs")
-        mine["rss_end"], mine["hwm_end"] = mount.memory_kib()
+        memory = mount.memory_kib()
+        mine["rss_end"], mine["hwm_end"] = memory["VmRSS"], memory["VmHWM"]
         mine["log_read"], mine["status_read"] = mount.read_cost(".log"), mount.read_cost(".status")
         if self.options.idle_samples:
             say(f"[{self.count:,}] IDLE: {self.options.idle_samples} messages appended by another client, one at a time")

@@ -1,22 +1,9 @@
 """Method notes under the table: what was measured, how, and on what."""
 import os
-import subprocess
-import sys
-from pathlib import Path
 
+from cpu import cpu_model
+from machine import first_line
 from measure import NEW_MESSAGES, PAUSE_SECONDS, SPREAD_EACH, SPREAD_FOLDERS
-
-# bench/lib holds the shared machine helpers; appended, so bench/sync's own modules win.
-sys.path.append(str(Path(__file__).resolve().parents[1] / "lib"))
-from cpu import cpu_model  # noqa: E402
-
-
-def first_line(command):
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return ((result.stdout or result.stderr).strip().splitlines() or ["unknown"])[0]
 
 
 def seeding(results):
@@ -48,7 +35,7 @@ def method(options, servers, results, idle, kernel):
         "then the incremental runs in turn against the last mount, which stays up.",
         f"Mailbox: messages from `bench/generate_corpus.py N --seed {options.seed}` (every folder of the generated "
         "tree into the one INBOX: median about 5 KB, 10 % with 20 KB to 1 MB attachments, a few of several MB). "
-        "Appended over IMAP by `bench/sync/bulk_append.py` with MULTIAPPEND + LITERAL+, 250 messages a command "
+        "Appended over IMAP by `bench/lib/bulk_append.py` with MULTIAPPEND + LITERAL+, 250 messages a command "
         f"({seeding(results)}; `seed.py`, one APPEND per round trip, took 27 ms a message when tried here: 4.5 min for 10,000). "
         "INTERNALDATE is the append time, so all of it is inside mailfs's 30-day window. The account's other "
         "folders (Sent, Drafts, Trash, Junk, Archive) are empty; both clients list and sync all of them.",

@@ -1,7 +1,9 @@
 """The Markdown section: one table mailfs | mbsync | ratio, the goals of issues 3 and 10, method notes."""
 import statistics
 
+import figures
 import idle_latency
+from figures import median, ratio, table
 from measure import SPREAD_EACH, SPREAD_FOLDERS
 
 GOAL_MEMORY_BYTES = 150 * 10**6
@@ -13,24 +15,12 @@ GOAL_IDLE_P50_SECONDS = 0.3
 
 
 def seconds(value):
-    if value is None:
-        return "n/a"
-    if value < 0.01:
-        return f"{value * 1000:.1f} ms"
-    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+    """This section's durations: tenths of a millisecond below 10 ms."""
+    return figures.seconds(value, small_digits=1)
 
 
 def mib(kib):
     return "n/a" if kib is None else f"{kib / 1024:.1f} MiB"
-
-
-def ratio(mine, theirs):
-    return "n/a" if mine is None or not theirs else f"{mine / theirs:.2f}x"
-
-
-def median(runs, key):
-    values = [run[key] for run in runs or [] if run.get(key) is not None]
-    return statistics.median(values) if values else None
 
 
 def highest(runs, key):
@@ -54,10 +44,10 @@ def initial_rows(result, idle):
     unsynced = median(result["mbsync"].get("initial_nofsync_runs"), "wall")
     return [
         (f"initial sync, {n} msgs, exec to done ({runs})", seconds(wall), seconds(their_wall), ratio(wall, their_wall)),
-        (f"  same, mbsync with `FSync no` (no fsync per message)", seconds(wall), seconds(unsynced),
+        ("  same, mbsync with `FSync no` (no fsync per message)", seconds(wall), seconds(unsynced),
          ratio(wall, unsynced)),
-        (f"  mailfs: exec to mount ready", seconds(median(mine, "ready")), "n/a", "n/a"),
-        (f"  mailfs: engine's \"sync finished in\"", seconds(median(mine, "engine")), "n/a", "n/a"),
+        ("  mailfs: exec to mount ready", seconds(median(mine, "ready")), "n/a", "n/a"),
+        ("  mailfs: engine's \"sync finished in\"", seconds(median(mine, "engine")), "n/a", "n/a"),
         (f"  CPU time (user + sys), initial sync {n}", seconds(cpu), seconds(their_cpu), ratio(cpu, their_cpu)),
         (f"peak RSS, initial sync {n} (VmHWM / ru_maxrss, highest run)", mib(peak), mib(their_peak),
          ratio(peak, their_peak)),
@@ -168,12 +158,6 @@ def issue10_goal_rows(results, idle):
                          f"p50 {seconds(p50)} (server {seconds(parts['server'][0])}, mailfs {seconds(parts['mailfs'][0])})",
                          p50 <= GOAL_IDLE_P50_SECONDS))
     return rows
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def markdown(results, idle, notes, errors):

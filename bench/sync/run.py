@@ -9,7 +9,6 @@ mailfs (through its mount) and mbsync (into a Maildir) and how soon mail another
 appends shows in the mount (IDLE), prints a Markdown section and writes
 it to bench/sync/results.md. Needs root (the servers switch users) and /dev/fuse.
 """
-import argparse
 import os
 import platform
 import subprocess
@@ -17,14 +16,16 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the sources
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "lib"))
 
-from measure import SizeRun, idle_baseline, say, run_until_interrupted  # noqa: E402
+import scaffold  # noqa: E402
+from measure import SizeRun, idle_baseline  # noqa: E402
 from report import markdown  # noqa: E402
-from servers import REPO, BenchError, Servers, install  # noqa: E402
+from scaffold import say  # noqa: E402
+from servers import REPO, BenchError, install  # noqa: E402
 import notes  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
 # One user per mailbox size, so every size starts from an empty INBOX; carol stays empty
 # for the idle baseline.
 SIZE_USERS = ["alice", "bob"]
@@ -32,7 +33,7 @@ IDLE_USER = "carol"
 
 
 def parse_arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = scaffold.parser(__doc__)
     parser.add_argument("--messages", type=int, action="append",
                         help="mailbox size; give it twice for two sizes (default: 1000 and 10000)")
     parser.add_argument("--binary", help="mailfs binary (default: build it in --scratch-path)")
@@ -44,11 +45,7 @@ def parse_arguments():
     parser.add_argument("--idle-samples", type=int, default=21,
                         help="messages appended one at a time to time IDLE pushes (default 21; 0 skips it)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed warm-up initial syncs")
-    parser.add_argument("--work", default="/tmp/mailfs-syncbench",
-                        help="scratch directory, under /tmp so Dovecot can reach it (default /tmp/mailfs-syncbench)")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the stores, Maildirs and server state under --work (default: removed)")
-    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
+    scaffold.add_server_options(parser, "/tmp/mailfs-syncbench", HERE / "results.md")
     options = parser.parse_args()
     options.load_at_start = " ".join(f"{value:.2f}" for value in os.getloadavg())
     options.messages = sorted(set(options.messages or [1000, 10000]))
@@ -73,37 +70,32 @@ def build(scratch_path):
     return str(scratch / "release" / "mailfs")
 
 
+def measure(options, servers, errors):
+    """The idle baseline, then each mailbox size; a size that fails is listed and the next one runs.
+    Returns (the sizes' results, the idle baseline)."""
+    install()
+    options.binary = os.path.abspath(options.binary) if options.binary else build(options.scratch_path)
+    servers.start()
+    say("idle baseline: mount of an account with no mail")
+    idle = idle_baseline(options.binary, servers, IDLE_USER, options.work)
+    results = []
+    for user, count in zip(SIZE_USERS, options.messages):
+        try:
+            results.append(SizeRun(options, servers, user, count).run())
+        except BenchError as error:
+            errors.append(f"{count:,} messages: {str(error).splitlines()[0]} (details on stderr)")
+            say(f"[{count:,}] failed: {error}")
+    return results, idle
+
+
 def main():
     options = parse_arguments()
-    if os.geteuid() != 0:
-        sys.exit("run.py needs root: the test Dovecot switches users")
-    Path(options.work).mkdir(parents=True, exist_ok=True)
-    results, errors, idle = [], [], None
-    servers = Servers(Path(options.work) / "state")
-    try:
-        install()
-        options.binary = os.path.abspath(options.binary) if options.binary else build(options.scratch_path)
-        servers.start()
-        say("idle baseline: mount of an account with no mail")
-        idle = idle_baseline(options.binary, servers, IDLE_USER, options.work)
-        for user, count in zip(SIZE_USERS, options.messages):
-            try:
-                results.append(SizeRun(options, servers, user, count).run())
-            except BenchError as error:
-                errors.append(f"{count:,} messages: {str(error).splitlines()[0]} (details on stderr)")
-                say(f"[{count:,}] failed: {error}")
-    except BenchError as error:
-        errors.append(f"{str(error).splitlines()[0]} (details on stderr)")
-        say(f"failed: {error}")
-    finally:
-        servers.stop()
-        if not options.keep:
-            servers.remove()
-    text = markdown(results, idle, notes.method(options, servers, results, idle, platform.release()), errors)
-    Path(options.output).write_text(text)
-    print(text)
-    return 1 if errors else 0
+
+    def section(measured, servers, _facts, errors):
+        results, idle = measured or ([], None)
+        return markdown(results, idle, notes.method(options, servers, results, idle, platform.release()), errors)
+    return scaffold.run_section(options, lambda servers, errors: measure(options, servers, errors), section)
 
 
 if __name__ == "__main__":
-    run_until_interrupted(main, "mounts and servers")
+    scaffold.run_until_interrupted(main, "mounts and servers")

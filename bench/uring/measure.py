@@ -11,14 +11,17 @@ import statistics
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "bench" / "lib"))
+sys.dont_write_bytecode = True  # no __pycache__ next to the sources
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "lib"))
 
 import corpus  # noqa: E402
 import machine  # noqa: E402
+import scaffold  # noqa: E402
 import timing  # noqa: E402
 from mount import Mount  # noqa: E402
 from step_passthrough import Passthrough  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
 
 ACCOUNT = "bench"
 WORD = "quarterly"
@@ -115,10 +118,8 @@ def report(options, variants, results, maildir_name):
         lines.append(f"| {system} | {transport} | {mounted} | {local:.3f} | {ratios} |")
     lines += ["", "## Machine", ""]
     lines += [f"- {label}: {value}" for label, value in machine.facts(options.work, str(options.mailfs))]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    (REPO / "bench" / "uring" / "results.md").write_text(text)
+    scaffold.write_section("\n".join(lines) + "\n", REPO / "bench" / "uring" / "results.md")
 
 
 if __name__ == "__main__":
-    main()
+    scaffold.run_until_interrupted(main, "mounts")

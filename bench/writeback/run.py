@@ -15,11 +15,9 @@ bench/writeback/results.md. Needs root (the servers switch users) and /dev/fuse.
 The server side is watched by a second imaplib session polling STATUS (rm, mv) or
 NOOP + UID FETCH FLAGS (setfattr) every few milliseconds.
 """
-import argparse
 import imaplib
 import os
 import re
-import shutil
 import ssl
 import statistics
 import subprocess
@@ -28,17 +26,16 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the sources
-HERE = Path(__file__).resolve().parent
-sys.path[0:0] = [str(HERE), str(HERE.parent / "sync")]
-sys.path.append(str(HERE.parent / "lib"))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "lib"))
 
-import machine  # noqa: E402
-import mailfs_side  # noqa: E402
+import scaffold  # noqa: E402
+from account_mount import AccountMount  # noqa: E402
 from bulk_append import append_all, login  # noqa: E402
-from mailfs_side import Mount  # noqa: E402
-from measure import say, run_until_interrupted  # noqa: E402
-from servers import BenchError, Servers, install  # noqa: E402
+from figures import ratio  # noqa: E402
+from scaffold import say  # noqa: E402
+from servers import BenchError, install  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
 USER = "alice"
 GOAL_BULK_RATIO = 1.5      # rm/mv of N through the mount / imaplib UID MOVE batches
 GOAL_FLAG_P50 = 0.300      # seconds from setfattr to \Seen on the server
@@ -49,7 +46,7 @@ SCALE_CHUNK = 1000         # files per rm of the scale step
 
 
 def parse_arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = scaffold.parser(__doc__)
     parser.add_argument("--binary", default=os.environ.get("MAILFS_BIN"),
                         help="the mailfs binary (default $MAILFS_BIN)")
     parser.add_argument("--count", type=int, default=1000, help="messages removed and moved (default 1000)")
@@ -58,10 +55,7 @@ def parse_arguments():
     parser.add_argument("--scale-count", type=int, default=5000,
                         help="messages of the folder removed a thousand at a time (default 5000; 0: skip)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds to wait for the server (default 300)")
-    parser.add_argument("--work", default="/tmp/mailfs-wbbench",
-                        help="scratch directory under /tmp, reachable by the servers (default /tmp/mailfs-wbbench)")
-    parser.add_argument("--keep", action="store_true", help="keep the store, mount dir and server state")
-    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the section")
+    scaffold.add_server_options(parser, "/tmp/mailfs-wbbench", HERE / "results.md")
     options = parser.parse_args()
     if not options.binary:
         parser.error("--binary or $MAILFS_BIN is needed")
@@ -72,7 +66,6 @@ def parse_arguments():
     if options.count + options.scale_count > DELETE_GUARD:
         parser.error(f"--count + --scale-count: at most the bench's delete_guard, {DELETE_GUARD}")
     options.binary = os.path.abspath(options.binary)
-    options.work = Path(options.work)
     return options
 
 
@@ -165,17 +158,11 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, max(0, int(round(fraction * len(ordered) + 0.5)) - 1))]
 
 
-class WriteBackMount(Mount):
-    """The sync benchmark's mount with `delete_guard = DELETE_GUARD`."""
+class WriteBackMount(AccountMount):
+    """The account mount with `delete_guard = DELETE_GUARD`."""
 
-    def start(self):
-        plain = mailfs_side.config_text
-        mailfs_side.config_text = lambda servers, user: plain(servers, user).replace(
-            "[defaults]\n", f"[defaults]\ndelete_guard = {DELETE_GUARD}\n", 1)
-        try:
-            super().start()
-        finally:
-            mailfs_side.config_text = plain
+    def config_text(self):
+        return super().config_text().replace("[defaults]\n", f"[defaults]\ndelete_guard = {DELETE_GUARD}\n", 1)
 
     def folder(self, name):
         return self.account_dir / name
@@ -225,7 +212,7 @@ def measure(options, servers, result, errors):
     watcher = Watcher(servers)
     mount = WriteBackMount(options.binary, servers, USER, options.work / "mount")
     try:
-        mount.start()
+        mount.launch()
         mount.wait_synced(timeout=options.timeout)
         for key in ("rm_mount", "mv_mount"):
             mount.wait_listed(folders[key], count, options.timeout)
@@ -312,10 +299,6 @@ def seconds(value):
     return f"{value:.2f} s"
 
 
-def ratio(mine, theirs):
-    return "n/a" if mine is None or not theirs else f"{mine / theirs:.2f}x"
-
-
 def verdict(ok):
     return "n/a" if ok is None else ("met" if ok else "missed")
 
@@ -370,29 +353,14 @@ def markdown(options, result, facts, errors):
 
 def main():
     options = parse_arguments()
-    if os.geteuid() != 0:
-        sys.exit("run.py needs root: the test servers switch users")
-    options.work.mkdir(parents=True, exist_ok=True)
-    facts = machine.facts(options.work, options.binary)
-    result, errors = {}, []
-    servers = Servers(options.work / "state")
-    try:
-        measure(options, servers, result, errors)
-    except (BenchError, imaplib.IMAP4.error, OSError, RuntimeError) as error:
-        errors.append(f"{str(error).splitlines()[0] if str(error) else repr(error)} (details on stderr)")
-        say(f"failed: {error}")
-    finally:
-        servers.stop()
-        if not options.keep:
-            servers.remove()
-            shutil.rmtree(options.work / "letters", ignore_errors=True)
-            if not os.path.ismount(options.work / "mount" / "mnt"):
-                shutil.rmtree(options.work / "mount", ignore_errors=True)
-    text = markdown(options, result, facts, errors)
-    Path(options.output).write_text(text)
-    print(text)
-    return 1 if errors else 0
+    result = {}
+
+    def section(_measured, _servers, facts, errors):
+        return markdown(options, result, facts, errors)
+    return scaffold.run_section(options, lambda servers, errors: measure(options, servers, result, errors), section,
+                                scratch=("letters", "mount"),
+                                expected=(BenchError, imaplib.IMAP4.error, OSError, RuntimeError))
 
 
 if __name__ == "__main__":
-    run_until_interrupted(main, "mount and servers")
+    scaffold.run_until_interrupted(main, "mount and servers")

@@ -10,9 +10,10 @@ struct ParserThroughputTests {
         var stream: [UInt8] = []
         stream.reserveCapacity(messages * 700)
         for number in 1...messages {
-            let header = "From: Sender \(number) <sender\(number)@example.com>\r\nTo: team@example.org\r\n"
-                + "Subject: Weekly report number \(number) with some words\r\nDate: Mon, 2 Nov 2026 10:00:00 +0000\r\n"
-                + "Message-ID: <\(number).\(number * 7)@mail.example.com>\r\nIn-Reply-To: <\(number - 1)@mail.example.com>\r\n\r\n"
+            let header = TestMessage(from: "Sender \(number) <sender\(number)@example.com>", to: "team@example.org",
+                                     subject: "Weekly report number \(number) with some words",
+                                     date: "Mon, 2 Nov 2026 10:00:00 +0000", messageID: "\(number).\(number * 7)@mail.example.com",
+                                     inReplyTo: "\(number - 1)@mail.example.com").text
             let line = "* \(number) FETCH (UID \(number + 1000) FLAGS (\\Seen $Label\(number % 5)) RFC822.SIZE \(number * 13) "
                 + "INTERNALDATE \"02-Nov-2026 10:00:00 +0000\" "
                 + "BODY[HEADER.FIELDS (FROM TO CC SUBJECT DATE MESSAGE-ID IN-REPLY-TO REFERENCES)] {\(header.utf8.count)}\r\n"

@@ -3,41 +3,29 @@ import SMTP
 import TestSupport
 import Transport
 
-/// The real Postfix (and Dovecot behind it) that `./test` starts with
-/// `.ci/servers/with-servers.sh` (see `TestServerEnvironment`).
+/// What the SMTP tests send through the real Postfix (and Dovecot behind it) that `./test`
+/// starts with `.ci/servers/with-servers.sh` (see `TestServers`), and where it arrives.
 enum TestMailServers {
-    static func env(_ name: String) throws -> String {
-        try TestServerEnvironment.value(name)
-    }
-
     /// An endpoint on the test Postfix; `port` names the variable (`SMTPS_PORT`, …).
     static func endpoint(_ port: String, _ security: SMTPSecurity) throws -> SMTPEndpoint {
-        guard let number = Int(try env(port)) else { throw TestServerEnvironment.Missing(name: port) }
-        return SMTPEndpoint(host: try env("HOST"), port: number, security: security,
-                            tls: TLSOptions(extraCAFile: try env("CA_FILE")))
+        SMTPEndpoint(host: try TestServers.env("HOST"), port: try TestServers.port(port), security: security,
+                     tls: TLSOptions(extraCAFile: try TestServers.env("CA_FILE")))
     }
 
     static func alicePassword() throws -> SMTPCredential {
-        .password(user: try env("ALICE_EMAIL"), password: try env("ALICE_PASSWORD"))
+        .password(user: try TestServers.env("ALICE_EMAIL"), password: try TestServers.env("ALICE_PASSWORD"))
     }
 
     /// A message from alice with a unique Message-ID, to `recipients` (bob when nil).
     static func submission(id: String, body: String = "Hello from the SMTP tests.\n",
                            recipients: [String]? = nil) throws -> SMTPSubmission {
-        let from = try env("ALICE_EMAIL")
-        let to = try recipients ?? [env("BOB_EMAIL")]
-        let text = """
-            From: Alice <\(from)>
-            To: \(to.joined(separator: ", "))
-            Subject: SMTP test \(id)
-            Message-ID: <\(id)>
-            MIME-Version: 1.0
-            Content-Type: text/plain; charset=utf-8
-            Content-Transfer-Encoding: 8bit
-
-            \(body)
-            """
-        return SMTPSubmission(envelopeFrom: from, recipients: to, data: Array(text.utf8))
+        let from = try TestServers.env("ALICE_EMAIL")
+        let to = try recipients ?? [TestServers.env("BOB_EMAIL")]
+        let message = TestMessage(from: "Alice <\(from)>", to: to.joined(separator: ", "), subject: "SMTP test \(id)",
+                                  date: nil, messageID: id,
+                                  headers: TestMessage.plainText + ["Content-Transfer-Encoding: 8bit"],
+                                  body: body, lineEnding: .lf)
+        return SMTPSubmission(envelopeFrom: from, recipients: to, data: message.bytes)
     }
 
     static func uniqueID() -> String { "smtp-\(UUID().uuidString)@mailfs.test" }
@@ -45,7 +33,7 @@ enum TestMailServers {
     /// The message with Message-ID `id` as delivered into `user`'s Maildir (line breaks
     /// as LF), waiting up to `timeout` for LMTP delivery.
     static func delivered(_ id: String, to user: String = "bob", timeout: Duration = .seconds(20)) async throws -> String {
-        let maildir = URL(fileURLWithPath: try env("MAIL_DIR")).appendingPathComponent(user).appendingPathComponent("Maildir")
+        let maildir = URL(fileURLWithPath: try TestServers.env("MAIL_DIR")).appendingPathComponent(user).appendingPathComponent("Maildir")
         func find() -> String? {
             for folder in ["new", "cur"] {
                 let dir = maildir.appendingPathComponent(folder)

@@ -1,4 +1,4 @@
-"""mailfs's side: a mount of one IMAP account, timed through its .status, .log and .control.
+"""A mount of one IMAP account of the test servers, timed through its .status, .log and .control.
 
 There is no one-shot sync command, so the initial sync is `mailfs mount` from exec until the
 first "sync finished" line of .log (the engine syncs at once on start; .status then says
@@ -7,16 +7,17 @@ the next "sync finished" line.
 """
 import os
 import re
-import signal
 import subprocess
 import time
 from pathlib import Path
 
+from mount import Mount
 from servers import BenchError
 
 
 class MountExited(BenchError):
     """The mount process ended while the benchmark waited on it (unmounted or signalled)."""
+
 
 ACCOUNT = "bench"
 # Every read of .log or .status costs the mount CPU (measured at 10,000 messages: about 2 ms
@@ -27,45 +28,38 @@ MAX_POLL_SECONDS = 0.100
 FINISHED = re.compile(r" (?:info|error) sync (?:finished in ([0-9.]+) s|failed: .*)$")
 
 
-def config_text(servers, user):
-    """One generic IMAP account over implicit TLS; every setting at mailfs's default except the
-    poll interval, raised so no periodic sync lands inside a measurement."""
-    return (f'[defaults]\npoll_interval_seconds = 3600\n\n'
-            f'[accounts.{ACCOUNT}]\naddress = "{user}@example.test"\nusername = "{user}"\n'
-            f'password_command = "printenv {servers.password_variable(user)}"\n'
-            f'ca_file = "{servers.ca_file}"\n\n'
-            f'[accounts.{ACCOUNT}.imap]\nhost = "127.0.0.1"\nport = {servers.port}\nsecurity = "tls"\n')
-
-
-class Mount:
-    """`mailfs mount` of USER's account with a fresh store under RUN_DIR."""
+class AccountMount(Mount):
+    """`mailfs mount` of USER's account on the test servers, with a fresh store under RUN_DIR at
+    every launch. A benchmark that needs more in the config overrides `config_text`."""
 
     def __init__(self, binary, servers, user, run_dir):
-        self.binary = binary
+        run_dir = Path(run_dir)
+        super().__init__(binary, run_dir / "mnt", run_dir / "store", env=None, log=run_dir / "mailfs.log",
+                         config=run_dir / "config.toml")
         self.servers = servers
         self.user = user
-        self.run_dir = Path(run_dir)
-        self.mount_point = self.run_dir / "mnt"
-        self.data_dir = self.run_dir / "store"
-        self.config = self.run_dir / "config.toml"
+        self.run_dir = run_dir
         self.account_dir = self.mount_point / ACCOUNT
-        self.process = None
-        self.started = 0.0
 
-    def start(self):
-        """Execs the mount; returns at once (the clock starts here)."""
+    def config_text(self):
+        """One generic IMAP account over implicit TLS; every setting at mailfs's default except the
+        poll interval, raised so no periodic sync lands inside a measurement."""
+        servers, user = self.servers, self.user
+        return (f'[defaults]\npoll_interval_seconds = 3600\n\n'
+                f'[accounts.{ACCOUNT}]\naddress = "{user}@example.test"\nusername = "{user}"\n'
+                f'password_command = "printenv {servers.password_variable(user)}"\n'
+                f'ca_file = "{servers.ca_file}"\n\n'
+                f'[accounts.{ACCOUNT}.imap]\nhost = "127.0.0.1"\nport = {servers.port}\nsecurity = "tls"\n')
+
+    def launch(self):
+        """A fresh store and config, then the exec; returns at once (the clock starts here)."""
         subprocess.run(["rm", "-rf", str(self.run_dir)], check=True)
         self.mount_point.mkdir(parents=True)
         self.data_dir.mkdir()
-        self.config.write_text(config_text(self.servers, self.user))
-        environment = dict(os.environ)
-        environment[self.servers.password_variable(self.user)] = self.servers.password(self.user)
-        output = open(self.run_dir / "mailfs.log", "wb")
-        self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            [self.binary, "mount", str(self.mount_point), "--config", str(self.config), "--data-dir", str(self.data_dir)],
-            stdout=output, stderr=subprocess.STDOUT, env=environment)
-        output.close()
+        self.config.write_text(self.config_text())
+        self.env = dict(os.environ)
+        self.env[self.servers.password_variable(self.user)] = self.servers.password(self.user)
+        super().launch()
 
     def wait_ready(self, timeout=60):
         """Seconds from exec until the account's .status can be read."""
@@ -126,48 +120,12 @@ class Mount:
         values["messages"] = sum(int(row[4]) for row in rows if len(row) >= 6 and row[4].isdigit())
         return values
 
-    def memory_kib(self):
-        """(VmRSS, VmHWM) of the mount process in KiB."""
-        fields = {}
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                name, _, value = line.partition(":")
-                if name in ("VmRSS", "VmHWM"):
-                    fields[name] = int(value.split()[0])
-        return fields["VmRSS"], fields["VmHWM"]
-
     def read_cost(self, name, reads=20):
         """(wall, mount CPU) seconds of one read of the account's NAME, averaged over READS."""
         cpu, started = self.cpu_seconds(), time.monotonic()
         for _ in range(reads):
             self._read(name)
         return (time.monotonic() - started) / reads, (self.cpu_seconds() - cpu) / reads
-
-    def cpu_seconds(self):
-        """User + system CPU time of the mount process so far, all threads."""
-        with open(f"/proc/{self.process.pid}/stat") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self):
-        """Unmounts (fusermount3 -u) and waits for the process; SIGTERM by pid if it lingers."""
-        if self.process is None:
-            return
-        subprocess.run(["fusermount3", "-u", str(self.mount_point)], capture_output=True)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=20)
-        if os.path.ismount(self.mount_point):
-            subprocess.run(["fusermount3", "-uz", str(self.mount_point)], capture_output=True)
-        self.process = None
-
-    def log_tail(self, lines=20):
-        try:
-            return "\n".join((self.run_dir / "mailfs.log").read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
 
     def _read(self, name):
         try:
