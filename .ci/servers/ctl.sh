@@ -30,7 +30,7 @@ case "$server" in
         ports=("$MAILFS_TEST_IMAPS_PORT" "$MAILFS_TEST_IMAP_STARTTLS_PORT" "$MAILFS_TEST_LMTP_PORT") ;;
     postfix) pid="$(postfix_pid)" pid_var=MAILFS_TEST_POSTFIX_PID
         ports=("$MAILFS_TEST_SMTPS_PORT" "$MAILFS_TEST_SUBMISSION_PORT" "$MAILFS_TEST_SMTP_PLAIN_PORT"
-            "$MAILFS_TEST_SMTPS_SELFSIGNED_PORT") ;;
+            "$MAILFS_TEST_SMTPS_SELFSIGNED_PORT" "$MAILFS_TEST_SMTPS_RCPT_LIMIT_PORT") ;;
     cyrus|cyrusalt|courier)
         [[ " $MAILFS_TEST_IMAP_SERVERS " == *" $server "* ]] || fail "$server was not started in $STATE"
         if [ "$server" = courier ]; then pid="$(courier_pid)"; else pid="$(cyrus_pid "$server")"; fi

@@ -6,7 +6,8 @@
 #   SUBMISSION       STARTTLS required before AUTH and MAIL (587-style)
 #   SMTP_PLAIN       no STARTTLS offered, AUTH in clear (for "STARTTLS not offered" tests)
 #   SMTPS_SELFSIGNED implicit TLS with the self-signed certificate
-# Needs STATE, CERTS, MAIL_DOMAIN, MAIL_USERS and the PORT_* variables of start.sh.
+#   SMTPS_RCPT_LIMIT implicit TLS, at most RCPT_LIMIT recipients a transaction (452 beyond)
+# Needs STATE, CERTS, MAIL_DOMAIN, MAIL_USERS, RCPT_LIMIT and the PORT_* variables of start.sh.
 
 postfix_main_cf() {
     cat <<CONF
@@ -29,6 +30,11 @@ virtual_mailbox_domains = $MAIL_DOMAIN
 virtual_mailbox_maps = texthash:$STATE/postfix/config/mailboxes
 virtual_transport = lmtp:inet:127.0.0.1:$PORT_LMTP
 unknown_virtual_mailbox_reject_code = 550
+# bob+1@example.test is bob: many distinct recipients, one mailbox (Dovecot's LMTP strips the
+# extension too, and delivers to INBOX). One recipient per LMTP transaction, so Dovecot writes
+# each copy's Delivered-To: a test can count what every recipient received.
+recipient_delimiter = +
+lmtp_destination_recipient_limit = 1
 smtpd_relay_restrictions = reject_unauth_destination
 smtpd_recipient_restrictions = permit_sasl_authenticated, reject
 smtpd_sasl_auth_enable = yes
@@ -55,6 +61,7 @@ postfix_master_cf() {
 127.0.0.1:$PORT_SUBMISSION inet n - n - - smtpd
 127.0.0.1:$PORT_SMTP_PLAIN inet n - n - - smtpd -o smtpd_tls_security_level=none -o smtpd_tls_auth_only=no
 127.0.0.1:$PORT_SMTPS_SELFSIGNED inet n - n - - smtpd -o smtpd_tls_wrappermode=yes $selfsigned
+127.0.0.1:$PORT_SMTPS_RCPT_LIMIT inet n - n - - smtpd -o smtpd_tls_wrappermode=yes -o smtpd_recipient_limit=$RCPT_LIMIT
 pickup unix n - n 60 1 pickup
 cleanup unix n - n - 0 cleanup
 qmgr unix n - n 300 1 qmgr

@@ -15,6 +15,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 MAIL_USER=mail
 MAIL_DOMAIN=example.test
 MAIL_USERS=(alice bob carol gmail gmailv dave erin frank)
+# smtpd_recipient_limit of the SMTPS_RCPT_LIMIT listener (Postfix's default, elsewhere: 1000).
+RCPT_LIMIT=3
 START_TIMEOUT_SECONDS=20
 
 # Known test passwords, distinctive enough to grep for in stores and logs. XOAUTH2 and
@@ -37,9 +39,9 @@ check_state_dir() {
 }
 
 # Ports in this order from one base: base+0 IMAPS … base+9 IMAPS_NOMOVE, base+10 … base+12 the
-# other IMAP servers' IMAPS.
+# other IMAP servers' IMAPS, base+13 SMTPS_RCPT_LIMIT.
 PORT_NAMES=(IMAPS IMAP_STARTTLS IMAPS_SELFSIGNED IMAP_PLAIN LMTP SMTPS SUBMISSION SMTP_PLAIN SMTPS_SELFSIGNED
-    IMAPS_NOMOVE CYRUS_IMAPS CYRUSALT_IMAPS COURIER_IMAPS)
+    IMAPS_NOMOVE CYRUS_IMAPS CYRUSALT_IMAPS COURIER_IMAPS SMTPS_RCPT_LIMIT)
 
 # The IMAP server kinds and their namespaces: personal prefix and hierarchy delimiter (seed.py translates the tests' "Parent/Child" with them).
 declare -A KIND_PREFIX=([dovecot]="" [cyrus]="INBOX." [cyrusalt]="" [courier]="INBOX.")
@@ -129,6 +131,7 @@ write_env() {
             env_line "${name}_PORT" "${!port_var}"
         done
         env_line USERS "${MAIL_USERS[*]}"
+        env_line RCPT_LIMIT "$RCPT_LIMIT"
         for user in "${MAIL_USERS[@]}" $(other_users); do
             upper="${user^^}"
             env_line "${upper}_USER" "$user"

@@ -69,8 +69,8 @@ struct MountCommand: ParsableCommand {
     private func serve(_ store: MailStore, config: MailfsConfig?) throws {
         // Files being written when a previous run died were never acknowledged to their writer.
         try store.removeDrafts()
-        // Accepted by a server just before the previous run died: never sent again.
-        let accepted = try store.recoverAcceptedSends()
+        // Recipients a server took messages for just before the previous run died: never sent to again.
+        let accepted = try store.recoverDeliveries()
         if accepted > 0 {
             say("\(accepted) message(s) the server accepted just before the last run stopped are marked sent", .notice)
         }

@@ -17,7 +17,7 @@ struct PostfixSubmissionTests {
                 TestMailServers.submission(id: id), to: TestMailServers.endpoint(port, security),
                 credential: credential ?? TestMailServers.alicePassword())
             #expect(report.isDelivered)
-            #expect(report.dataReply?.text.contains("queued as") == true, "\(String(describing: report.dataReply))")
+            #expect(report.dataReplies.count == 1 && report.dataReplies[0].text.contains("queued as"), "\(report.dataReplies)")
             #expect(report.acceptedRecipients == [try TestServers.env("BOB_EMAIL")])
             #expect(try await TestMailServers.delivered(id).contains("Hello from the SMTP tests."))
         }

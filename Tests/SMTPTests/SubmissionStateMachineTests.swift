@@ -23,17 +23,20 @@ struct SubmissionStateMachineTests {
         SMTPReply(code: 235, lines: ["ok"]), SMTPReply(code: 250, lines: ["mx", "STARTTLS", "AUTH PLAIN", "PIPELINING"]),
         SMTPReply(code: 250, lines: ["ok"]), SMTPReply(code: 334, lines: [""]), SMTPReply(code: 354, lines: ["go"]),
         SMTPReply(code: 421, lines: ["closing"]), SMTPReply(code: 450, lines: ["busy"]),
+        SMTPReply(code: 452, lines: ["4.5.3 too many recipients"]),
         SMTPReply(code: 535, lines: ["no"]), SMTPReply(code: 550, lines: ["no"]),
     ]
 
-    @Test("whatever the server says: one outcome at most, and nothing secret before TLS",
+    @Test("whatever the server says: one outcome at most, no recipient delivered twice, nothing secret before TLS",
           arguments: [SubmissionStateMachine.Protection.startTLS, .implicitTLS])
     func randomServers(protection: SubmissionStateMachine.Protection) {
         var random = SplitMix64(state: 42)
-        let submission = SMTPSubmission(envelopeFrom: "a@x.test", recipients: ["b@x.test", "c@x.test"], data: [0x41])
+        let submission = SMTPSubmission(envelopeFrom: "a@x.test", recipients: ["b@x.test", "c@x.test", "d@x.test"],
+                                        data: [0x41])
         for _ in 0..<5_000 {
             var machine = SubmissionStateMachine(submission: submission, credential: .sample, protection: protection)
             var outcomes = 0
+            var delivered: [String] = []
             var tls = protection == .implicitTLS
             for _ in 0..<20 {
                 let reply = Self.replies.randomElement(using: &random) ?? Self.replies[0]
@@ -46,11 +49,13 @@ struct SubmissionStateMachineTests {
                         let sensitive = commands.contains { $0.logLine.hasPrefix("AUTH") || $0.logLine.hasPrefix("MAIL") }
                         #expect(tls || !sensitive, "\(commands) sent in plaintext")
                     case .sendMessage: #expect(tls)
+                    case .delivered(let recipients): delivered += recipients
                     case .warn, .close: break
                     }
                 }
             }
             #expect(outcomes <= 1)
+            #expect(Set(delivered).count == delivered.count, "\(delivered)")
         }
     }
 

@@ -32,7 +32,7 @@ struct SubmissionTranscriptTests {
             """)
         let report = try await client.value
         #expect(report.isDelivered)
-        #expect(report.dataReply == SMTPReply(code: 250, lines: ["2.0.0 Ok: queued as 4BqX"]))
+        #expect(report.dataReplies == [SMTPReply(code: 250, lines: ["2.0.0 Ok: queued as 4BqX"])])
         #expect(report.acceptedRecipients == ["bob@example.test"])
         #expect(report.rejectedRecipients.isEmpty)
         #expect(report.capabilities.maximumSize == 10_240_000)
@@ -118,7 +118,7 @@ struct SubmissionTranscriptTests {
             """)
         let report = try await client.value
         #expect(!report.isDelivered)
-        #expect(report.dataReply == nil)
+        #expect(report.dataReplies.isEmpty)
         #expect(report.rejectedRecipients.map(\.reply.code) == [554, 554])
         #expect(try await server.unreadBytes().isEmpty, "no DATA after QUIT")
     }

@@ -53,13 +53,37 @@ struct SendQueueTests {
         let account = try temp.account()
         let item = try queued(temp, account, "hi.eml")
         try claim(temp, item)
-        try temp.store.transition(send: item.id, .accepted(note: "not delivered to carol@example.org: 550"))
+        let refused = RecipientRefusal(address: "carol@example.org", reply: "550", isTransient: false)
+        try temp.store.transition(send: item.id, .answered(refused: [refused]), deliveredTo: ["bob@example.org"])
         #expect(try temp.store.outboxItems(accountId: account).isEmpty)
         #expect(try temp.store.acceptedItems(accountId: account).map(\.id) == [item.id])
         #expect(try temp.store.outboxItem(id: item.id)?.lastError == "not delivered to carol@example.org: 550")
         #expect(try temp.store.createDraft(accountId: account, fileName: "hi.eml") != nil)
+        // The Sent copy's APPEND under way: still accepted, still unlisted.
+        #expect(try temp.store.transition(send: item.id, .appendingCopy) != .ignore)
+        #expect(try temp.store.outboxItem(id: item.id)?.state == .filing)
+        #expect(try temp.store.outboxItems(accountId: account).map(\.state) == [.draft], "only the new hi.eml")
+        #expect(try temp.store.acceptedItems(accountId: account).map(\.id) == [item.id])
         #expect(try temp.store.transition(send: item.id, .filed) == .remove)
         #expect(try temp.store.outboxItem(id: item.id) == nil)
+    }
+
+    @Test("recipients reached are kept across attempts: a retry is for the others, in envelope order")
+    func partialDelivery() throws {
+        let temp = try TemporaryStore()
+        let account = try temp.account()
+        let item = try queued(temp, account, "hi.eml")
+        let now = Date()
+        try temp.store.transition(send: item.id, .claim, now: now)
+        let later = RecipientRefusal(address: "bob@example.org", reply: "452 4.5.3 too many recipients", isTransient: true)
+        try temp.store.transition(send: item.id, .answered(refused: [later]), deliveredTo: ["carol@example.org"], now: now)
+        let waiting = try #require(try temp.store.outboxItem(id: item.id))
+        #expect(waiting.state == .queued && waiting.delivered == ["carol@example.org"])
+        #expect(waiting.undelivered == ["bob@example.org"])
+        try temp.store.transition(send: item.id, .claim, now: waiting.notBefore)
+        try temp.store.transition(send: item.id, .answered(refused: []), deliveredTo: ["bob@example.org"])
+        let done = try #require(try temp.store.outboxItem(id: item.id))
+        #expect(done.state == .accepted && done.deliveredTo == "bob@example.org\ncarol@example.org")
     }
 
     @Test("rm cannot discard a message being sent; events that do not apply change nothing")

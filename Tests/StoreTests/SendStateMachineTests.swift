@@ -10,9 +10,10 @@ struct SendStateMachineTests {
 
     /// A row created an hour ago, due now unless told otherwise.
     func item(_ state: SendState, attempts: Int = 0, age: TimeInterval = 3600, dueIn: TimeInterval = 0,
-              error: String? = nil) -> OutboxItem {
+              error: String? = nil, to recipients: [String] = ["bob@example.org"], delivered: [String] = []) -> OutboxItem {
         OutboxItem(id: 1, accountId: 1, fileName: "hi.eml", state: state, envelopeFrom: "alice@example.org",
-                   envelopeTo: "bob@example.org", createdAt: now.addingTimeInterval(-age),
+                   envelopeTo: recipients.joined(separator: "\n"), deliveredTo: delivered.joined(separator: "\n"),
+                   createdAt: now.addingTimeInterval(-age),
                    notBefore: now.addingTimeInterval(dueIn), attempts: attempts, lastError: error, acceptedAt: nil,
                    sizeBytes: 10)
     }
@@ -47,12 +48,84 @@ struct SendStateMachineTests {
                                                createdAt: old.createdAt))
     }
 
-    @Test("sending -> accepted, with the server's note; filed accepted rows are removed")
+    static let recipients = ["bob@example.org", "carol@example.org", "dave@example.org"]
+
+    static func refusal(_ address: String, _ code: Int) -> RecipientRefusal {
+        RecipientRefusal(address: address, reply: "\(code) no", isTransient: code < 500)
+    }
+
+    @Test("sending -> accepted once every recipient is reached or refused for good, with the refusals as note")
     func accepted() {
-        #expect(decide(item(.sending), .accepted(note: "not delivered to carol")) == .accept(note: "not delivered to carol", at: now))
+        let sent = item(.sending, to: Self.recipients, delivered: ["bob@example.org", "dave@example.org"])
+        #expect(decide(sent, .answered(refused: [Self.refusal("carol@example.org", 550)]))
+                == .accept(note: "not delivered to carol@example.org: 550 no", at: now))
+        let all = item(.sending, to: Self.recipients, delivered: Self.recipients)
+        #expect(decide(all, .answered(refused: [])) == .accept(note: nil, at: now))
+        #expect(decide(item(.queued), .answered(refused: [])) == .ignore)
+    }
+
+    @Test("recipients refused for now are tried again later, and only they; the reason says how far it got")
+    func partlyDelivered() {
+        let sent = item(.sending, to: Self.recipients, delivered: ["bob@example.org"])
+        let decision = decide(sent, .answered(refused: [Self.refusal("carol@example.org", 550),
+                                                        Self.refusal("dave@example.org", 452)]))
+        #expect(decision == .update(state: .queued, attempts: 1, notBefore: now.addingTimeInterval(30),
+                                    error: "not yet delivered to dave@example.org: 452 no; not delivered to carol@example.org: 550 no "
+                                        + "(delivered to 1 of 3 recipients)",
+                                    createdAt: sent.createdAt))
+        let cut = decide(sent, .transient("the SMTP connection closed unexpectedly"))
+        guard case .update(.queued, 1, _, let reason?, _) = cut else {
+            Issue.record("not retried: \(cut)")
+            return
+        }
+        #expect(reason == "the SMTP connection closed unexpectedly (delivered to 1 of 3 recipients)")
+    }
+
+    @Test("every recipient refused: failed; for good at once, for now after the retries")
+    func everyRecipientRefused() {
+        let sent = item(.sending, to: ["bob@example.org", "carol@example.org"])
+        #expect(decide(sent, .answered(refused: [Self.refusal("bob@example.org", 550), Self.refusal("carol@example.org", 554)]))
+                == .update(state: .failed, attempts: 0, notBefore: sent.notBefore,
+                           error: "every recipient was refused: bob@example.org: 550 no; carol@example.org: 554 no",
+                           createdAt: sent.createdAt))
+        let last = item(.sending, attempts: 3, to: ["bob@example.org"])
+        guard case .update(.failed, 3, _, let reason?, _) = decide(last, .answered(refused: [Self.refusal("bob@example.org", 450)])) else {
+            Issue.record("not failed")
+            return
+        }
+        #expect(reason == "not yet delivered to bob@example.org: 450 no (gave up after 4 attempts)")
+    }
+
+    @Test("a long list of refusals is cut to three and a count")
+    func longRefusalList() {
+        let recipients = (1...500).map { "r\($0)@example.org" }
+        let sent = item(.sending, to: recipients, delivered: Array(recipients.prefix(100)))
+        let refused = recipients.dropFirst(100).map { Self.refusal($0, 452) }
+        guard case .update(.queued, _, _, let reason?, _) = decide(sent, .answered(refused: refused)) else {
+            Issue.record("not retried")
+            return
+        }
+        #expect(reason == "not yet delivered to r101@example.org: 452 no; r102@example.org: 452 no; r103@example.org: 452 no "
+                + "and 397 more (delivered to 100 of 500 recipients)")
+    }
+
+    @Test("the Sent copy: accepted -> filing before its APPEND, then removed once filed")
+    func filing() {
+        #expect(decide(item(.accepted), .appendingCopy)
+                == .update(state: .filing, attempts: 0, notBefore: now, error: nil, createdAt: now.addingTimeInterval(-3600)))
+        #expect(decide(item(.filing), .appendingCopy) == .ignore)
         #expect(decide(item(.accepted), .filed) == .remove)
-        #expect(decide(item(.queued), .accepted(note: nil)) == .ignore)
+        #expect(decide(item(.filing), .filed) == .remove)
         #expect(decide(item(.queued), .filed) == .ignore)
+        #expect(decide(item(.sending), .appendingCopy) == .ignore)
+    }
+
+    @Test("at start-up, a message the acceptance log shows reached every recipient is accepted; others are not")
+    func deliveredBeforeRestart() {
+        #expect(decide(item(.sending, to: Self.recipients, delivered: Self.recipients), .deliveredBeforeRestart)
+                == .accept(note: nil, at: now))
+        #expect(decide(item(.sending, to: Self.recipients, delivered: ["bob@example.org"]), .deliveredBeforeRestart) == .ignore)
+        #expect(decide(item(.queued, to: Self.recipients, delivered: Self.recipients), .deliveredBeforeRestart) == .ignore)
     }
 
     @Test("a transient failure is retried after 30 s, 2 min and 8 min, then fails saying how often it was tried")
@@ -105,6 +178,15 @@ struct SendStateMachineTests {
         }
         #expect(decide(item(.sending), .discard) == .refuse)
         #expect(decide(item(.accepted), .discard) == .ignore)
+        #expect(decide(item(.filing), .discard) == .ignore)
+    }
+
+    @Test("rm of a message that reached some recipients accepts it as it is, so its Sent copy is filed")
+    func discardPartlyDelivered() {
+        for state in [SendState.queued, .failed] {
+            #expect(decide(item(state, to: Self.recipients, delivered: ["carol@example.org"]), .discard)
+                    == .accept(note: "not delivered to bob@example.org; dave@example.org: removed from outbox/ first", at: now))
+        }
     }
 
     @Test("found sending at start-up: queued again as it was; failed, accepted and drafts stay")
@@ -112,7 +194,7 @@ struct SendStateMachineTests {
         let sending = item(.sending, attempts: 2, dueIn: -5, error: "421 busy")
         #expect(decide(sending, .restarted) == .update(state: .queued, attempts: 2, notBefore: sending.notBefore,
                                                        error: "421 busy", createdAt: sending.createdAt))
-        for state in [SendState.draft, .failed, .accepted, .held] {
+        for state in [SendState.draft, .failed, .accepted, .filing, .held] {
             #expect(decide(item(state), .restarted) == .ignore)
         }
     }
@@ -136,8 +218,8 @@ struct SendStateMachineTests {
 
     @Test("failed and accepted rows ignore the sender's events")
     func terminal() {
-        for state in [SendState.failed, .accepted] {
-            for event in [SendStateMachine.Event.claim, .transient("x"), .permanent("x"), .accepted(note: nil)] {
+        for state in [SendState.failed, .accepted, .filing] {
+            for event in [SendStateMachine.Event.claim, .transient("x"), .permanent("x"), .answered(refused: [])] {
                 #expect(decide(item(state), event) == .ignore)
             }
         }

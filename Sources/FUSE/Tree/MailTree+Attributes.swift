@@ -40,7 +40,7 @@ extension MailTree {
     private func liveAttributes(of node: Node) throws(FSError) -> FileAttributes {
         switch node {
         case .outboxItem(let id):
-            guard let item = try storeCall({ try store.outboxItem(id: id) }), item.state != .accepted else {
+            guard let item = try storeCall({ try store.outboxItem(id: id) }), !item.state.isAccepted else {
                 throw FSError(ENOENT)
             }
             return outboxAttributes(item)

@@ -4,17 +4,20 @@ import Store
 /// `rm`, `mv` and `touch` in outbox/.
 extension MailTree {
     /// `rm`: a draft, queued, failed or held message is discarded (within the undo delay this
-    /// cancels the send); one being transmitted is EBUSY.
+    /// cancels the send); one being transmitted is EBUSY. One that reached some recipients
+    /// already leaves outbox/ as sent to them, and its copy goes to Sent.
     func unlinkOutbox(accountId: Int64, parent: Inode, name: String) throws(FSError) {
         let item = try outboxItem(named: name, parent: parent)
+        let outcome: String
         switch try storeCall({ try store.transition(send: item.id, .discard) }) {
-        case .remove: break
+        case .remove: outcome = "discarded"
+        case .accept: outcome = "given up for the recipients not reached (sent to \(item.delivered.count))"
         case .refuse: throw FSError(EBUSY)
         default: throw FSError(ENOENT)
         }
         drafts.end(item.id)
         listings.forget(parent)
-        if item.state != .draft { report(accountId, "\(item.fileName) discarded (\(item.state.rawValue))") }
+        if item.state != .draft { report(accountId, "\(item.fileName) \(outcome) (\(item.state.rawValue))") }
         services?.sending.queueChanged(accountId: accountId)
     }
 

@@ -31,6 +31,7 @@ enum OutgoingFieldWriter {
 
     /// The user's field as transmitted: its own lines when they are ASCII (or
     /// hold only non-ASCII addresses) and short enough, else re-encoded and folded.
+    /// An address field longer than servers keep whole is refused (`AddressTokenCount`).
     static func userField(_ field: OutgoingField) throws(OutgoingRejection) -> [UInt8] {
         let hasLongLine = field.lines.contains { $0.count > maxLineBytes }
         var value = field.text
@@ -40,6 +41,10 @@ enum OutgoingFieldWriter {
             case .unstructured: value = UnstructuredText.encoded(field.text)
             case .none: throw .nonASCIIInStructuredHeader(field: field.name)
             }
+        }
+        if AddressTokenCount.addressFields.contains(field.lowercasedName) {
+            let tokens = AddressTokenCount.of(value)
+            if tokens > AddressTokenCount.serverLimit { throw .tooManyAddressTokens(field: field.name, tokens: tokens) }
         }
         guard value != field.text || hasLongLine else {
             return field.lines.flatMap { Array($0) + HeaderFolder.crlf }

@@ -19,6 +19,8 @@ public enum OutgoingRejection: Error, Equatable, Sendable {
     case duplicateHeader(field: String)
     /// A header line over 998 bytes with no blank to fold at, or a field over the parser's limit.
     case headerTooLong(field: String)
+    /// An address field with more tokens than mail servers keep: Postfix would cut it.
+    case tooManyAddressTokens(field: String, tokens: Int)
     case headerSectionTooLarge
     case bodyLineTooLong(line: Int)
     /// 8-bit body without a Content-Type naming its charset, and not UTF-8.
@@ -47,6 +49,10 @@ public enum OutgoingRejection: Error, Equatable, Sendable {
             "header \(field) hides a line break in an encoded word (header injection)"
         case .duplicateHeader(let field): "more than one \(field) header (only one is allowed)"
         case .headerTooLong(let field): "header \(field) is too long to send"
+        case .tooManyAddressTokens(let field, let tokens):
+            "header \(field) is too long to arrive whole: it has \(tokens) address tokens (names, @, dots, commas) "
+                + "and mail servers keep the first \(AddressTokenCount.serverLimit) (Postfix's header_address_token_limit); "
+                + "put recipients in Bcc, which may be given more than once"
         case .headerSectionTooLarge: "the header section is over 1 MB"
         case .bodyLineTooLong(let line): "body line \(line) is longer than 998 bytes"
         case .bodyNotUTF8: "the body is not UTF-8 text; add a Content-Type header naming its charset"

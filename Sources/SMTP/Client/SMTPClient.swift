@@ -16,15 +16,17 @@ import Transport
 ///
 /// Every error thrown is an `SMTPError`; a silent or vanished server fails within the
 /// `SMTPTimeouts`, it never hangs. Cancelling the task closes the connection.
-/// `onDelivered` runs on the event loop as soon as the server accepts the message (before
-/// QUIT): keep it to a few microseconds, e.g. one append to a file.
+/// `onDelivered` runs on the event loop as soon as the server accepts the message for some
+/// recipients, with their addresses (once per transaction: a server that takes fewer
+/// recipients a transaction than the message has gets several), before the next command:
+/// keep it to a few microseconds, e.g. one append to a file.
 public enum SMTPClient {
     public static func send(
         _ submission: SMTPSubmission, to endpoint: SMTPEndpoint, credential: SMTPCredential,
         timeouts: SMTPTimeouts = SMTPTimeouts(), limits: SMTPReplyLimits = SMTPReplyLimits(),
         logger: Logger = Logger(label: "mailfs.smtp"),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        onDelivered: (@Sendable () -> Void)? = nil
+        onDelivered: (@Sendable ([String]) -> Void)? = nil
     ) async throws(SMTPError) -> SMTPDeliveryReport {
         try submission.validate()
         let setup: TLSSetup
@@ -66,7 +68,7 @@ public enum SMTPClient {
         _ submission: SMTPSubmission, credential: SMTPCredential, on channel: any Channel,
         protection: SubmissionStateMachine.Protection = .none, startTLS: TLSSetup? = nil,
         timeouts: SMTPTimeouts = SMTPTimeouts(), limits: SMTPReplyLimits = SMTPReplyLimits(),
-        logger: Logger = Logger(label: "mailfs.smtp")
+        logger: Logger = Logger(label: "mailfs.smtp"), onDelivered: (@Sendable ([String]) -> Void)? = nil
     ) async throws(SMTPError) -> SMTPDeliveryReport {
         try submission.validate()
         let machine = SubmissionStateMachine(submission: submission, credential: credential, protection: protection)
@@ -75,7 +77,7 @@ public enum SMTPClient {
             try await channel.eventLoop.submit {
                 try channel.pipeline.syncOperations.addHandler(SMTPClientHandler(
                     machine: machine, outcome: outcome, startTLS: startTLS, timeouts: timeouts, limits: limits,
-                    logger: logger))
+                    logger: logger, onDelivered: onDelivered))
             }.get()
         } catch {
             outcome.fail(error)

@@ -19,9 +19,10 @@ final class SMTPClientHandler: ChannelInboundHandler {
     private var machine: SubmissionStateMachine
     private var parser: ReplyParser
     private let outcome: EventLoopPromise<SMTPDeliveryReport>
-    /// Called on the event loop the moment the server accepted the message, before QUIT
-    /// and before `outcome` resumes anyone: the caller's chance to record it durably.
-    private let onDelivered: (@Sendable () -> Void)?
+    /// Called on the event loop the moment the server accepted the message for some
+    /// recipients (once per transaction), before anything else is sent and before `outcome`
+    /// resumes anyone: the caller's chance to record it durably.
+    private let onDelivered: (@Sendable ([String]) -> Void)?
     private let startTLS: TLSSetup?
     private let timeouts: SMTPTimeouts
     private let logger: Logger
@@ -29,7 +30,7 @@ final class SMTPClientHandler: ChannelInboundHandler {
     private var started = false
 
     init(machine: SubmissionStateMachine, outcome: EventLoopPromise<SMTPDeliveryReport>, startTLS: TLSSetup?,
-         timeouts: SMTPTimeouts, limits: SMTPReplyLimits, logger: Logger, onDelivered: (@Sendable () -> Void)? = nil) {
+         timeouts: SMTPTimeouts, limits: SMTPReplyLimits, logger: Logger, onDelivered: (@Sendable ([String]) -> Void)? = nil) {
         self.machine = machine
         parser = ReplyParser(limits: limits)
         self.outcome = outcome
@@ -96,9 +97,8 @@ final class SMTPClientHandler: ChannelInboundHandler {
                 logger.debug("C: <message, \(bytes.count) bytes>")
                 write(bytes, context: context)
             case .startTLS: installTLS(context: context)
-            case .succeed(let report):
-                if report.isDelivered { onDelivered?() }
-                outcome.succeed(report)
+            case .delivered(let recipients): onDelivered?(recipients)
+            case .succeed(let report): outcome.succeed(report)
             case .fail(let error): outcome.fail(error)
             case .warn(let text): logger.warning("\(text)")
             case .close: context.close(promise: nil)

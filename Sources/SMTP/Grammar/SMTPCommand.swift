@@ -14,6 +14,7 @@ struct SMTPCommand: Sendable, Equatable {
 
     static let startTLS = SMTPCommand("STARTTLS")
     static let data = SMTPCommand("DATA")
+    static let rset = SMTPCommand("RSET")
     static let quit = SMTPCommand("QUIT")
 
     /// `AUTH mechanism [initial-response]` (RFC 4954 §4).

@@ -11,9 +11,14 @@
 ///     S: 354 End data with <CR><LF>.<CR><LF>     C: (message) .
 ///     S: 250 2.0.0 Ok: queued as 4Bq…            C: QUIT
 ///
+/// A server that takes fewer recipients per transaction than the message has gets further
+/// transactions on the same connection (`RecipientBatches`): after the end of data's 250,
+/// MAIL FROM again with the recipients it refused as too many.
+///
 /// The outcome (`succeed` or `fail`) comes as soon as it is known; QUIT is then sent and
-/// the connection closed after its reply. Once the message is accepted nothing that
-/// follows turns the outcome into an error, so a caller never sends it twice for that.
+/// the connection closed after its reply. Each transaction that carried the message is
+/// announced (`delivered`) before anything else happens, so a caller that records it never
+/// sends the message to those recipients again, whatever fails later in the session.
 struct SubmissionStateMachine: Sendable {
     /// How the connection is protected. `.none` exists for transcript tests only: the
     /// public API offers `SMTPSecurity`.
@@ -26,6 +31,8 @@ struct SubmissionStateMachine: Sendable {
         case send([SMTPCommand])
         /// Write the prepared message, terminator included.
         case sendMessage([UInt8])
+        /// The server took the message for these recipients (one transaction's accepted ones).
+        case delivered([String])
         /// Put TLS in front of the connection now, and drop every byte buffered so far.
         case startTLS
         case succeed(SMTPDeliveryReport)
@@ -48,8 +55,10 @@ struct SubmissionStateMachine: Sendable {
         case challengeAnswered(String?)
     }
 
-    /// MAIL FROM and RCPT TO replies, in order; pipelined, they arrive together.
+    /// One transaction's recipients, and the MAIL FROM and RCPT TO replies in order;
+    /// pipelined, they arrive together.
     struct Transaction: Sendable, Equatable {
+        var recipients: [String]
         var mailReply: SMTPReply?
         var recipientReplies: [SMTPReply] = []
     }
@@ -60,6 +69,8 @@ struct SubmissionStateMachine: Sendable {
         case transaction(Transaction)
         case dataGo([SMTPRecipientResult])
         case dataCompletion([SMTPRecipientResult])
+        /// RSET after a transaction that no recipient accepted, before the next one.
+        case resetting
         case quitting, done
     }
 
@@ -73,6 +84,11 @@ struct SubmissionStateMachine: Sendable {
     var state = State.greeting
     /// What the last EHLO offered; emptied by STARTTLS until EHLO is asked again.
     var capabilities = SMTPCapabilities()
+    /// The recipients still to ask, and how many a transaction carries.
+    var batches: RecipientBatches
+    /// Each recipient's last answer, and the reply to each copy of the message sent.
+    var answers: [String: SMTPRecipientResult] = [:]
+    var dataReplies: [SMTPReply] = []
     /// INVARIANT: AUTH and the transaction start only when this is true or the
     /// protection is `.none` (tests).
     var tlsActive: Bool
@@ -82,6 +98,7 @@ struct SubmissionStateMachine: Sendable {
         self.message = MessageData(submission.data)
         self.credential = credential
         self.protection = protection
+        batches = RecipientBatches(submission.recipients)
         tlsActive = protection == .implicitTLS
     }
 
@@ -104,6 +121,7 @@ struct SubmissionStateMachine: Sendable {
         case .transaction(let transaction): transactionAnswered(reply, transaction)
         case .dataGo(let recipients): dataAnswered(reply, recipients)
         case .dataCompletion(let recipients): messageAnswered(reply, recipients)
+        case .resetting: resetAnswered(reply)
         case .quitting: finish()
         case .done: []
         }

@@ -26,6 +26,7 @@ enum Schema {
         ThreadLinks.register(in: &migrator)
         ListingVersions.register(in: &migrator)
         migrator.registerMigration("v12-journal-done-index", migrate: createDoneChangesIndex)
+        migrator.registerMigration("v13-send-delivered-to", migrate: addDeliveredTo)
         return migrator
     }
 
@@ -281,6 +282,14 @@ enum Schema {
     /// holds the done rows alone, by time, and the prune finds the old ones at once.
     private static func createDoneChangesIndex(_ db: Database) throws {
         try db.execute(sql: "CREATE INDEX change_done ON change (accountId, createdAt) WHERE state = 'done'")
+    }
+
+    /// The recipients a message already went to, so that a server taking fewer recipients
+    /// per transaction, or a crash between transactions, never sends it to one twice.
+    private static func addDeliveredTo(_ db: Database) throws {
+        try db.alter(table: "sendQueue") { t in
+            t.add(column: "deliveredTo", .text).notNull().defaults(to: "")
+        }
     }
 
     /// `id:` searches, and the journal's and the sync's lookups by Message-ID, now that

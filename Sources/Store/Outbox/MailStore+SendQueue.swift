@@ -60,7 +60,7 @@ extension MailStore {
         try pool.read { db in
             try OutboxItem.fetchAll(db, sql: """
                 SELECT \(OutboxItem.columns) FROM sendQueue
-                WHERE accountId = ? AND state <> 'accepted' ORDER BY id
+                WHERE accountId = ? AND state NOT IN ('accepted', 'filing') ORDER BY id
                 """, arguments: [accountId])
         }
     }
@@ -86,11 +86,13 @@ extension MailStore {
         }
     }
 
-    /// Messages the server accepted whose Sent copy is still to be appended.
+    /// Messages the server accepted whose Sent copy is still to be appended (or to be
+    /// found in Sent, when its APPEND was under way).
     public func acceptedItems(accountId: Int64) throws -> [OutboxItem] {
         try pool.read { db in
             try OutboxItem.fetchAll(db, sql: """
-                SELECT \(OutboxItem.columns) FROM sendQueue WHERE accountId = ? AND state = 'accepted' ORDER BY id
+                SELECT \(OutboxItem.columns) FROM sendQueue
+                WHERE accountId = ? AND state IN ('accepted', 'filing') ORDER BY id
                 """, arguments: [accountId])
         }
     }
@@ -105,7 +107,8 @@ extension MailStore {
 
     private static func outboxItem(accountId: Int64, fileName: String, db: Database) throws -> OutboxItem? {
         try OutboxItem.fetchOne(db, sql: """
-            SELECT \(OutboxItem.columns) FROM sendQueue WHERE accountId = ? AND fileName = ? AND state <> 'accepted'
+            SELECT \(OutboxItem.columns) FROM sendQueue
+            WHERE accountId = ? AND fileName = ? AND state NOT IN ('accepted', 'filing')
             """, arguments: [accountId, fileName])
     }
 

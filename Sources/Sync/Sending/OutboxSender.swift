@@ -101,20 +101,28 @@ final class OutboxSender: Sendable {
         }
     }
 
-    /// One attempt; returns the retry time when the message must wait (and the queue with it).
+    /// One attempt, to the recipients not reached yet; returns the retry time when the
+    /// message must wait (and the queue with it).
     private func transmit(_ item: OutboxItem) async throws -> Date? {
         guard let data = try store.outboxData(id: item.id) else { return nil }
-        activity.log.record("outbox: sending \(item.fileName) (attempt \(item.attempts + 1))")
-        let event: SendStateMachine.Event
+        let remaining = item.undelivered
+        activity.log.record("outbox: sending \(item.fileName) (attempt \(item.attempts + 1))"
+                            + (item.delivered.isEmpty ? "" : " to the \(remaining.count) recipient(s) not reached yet"))
+        let delivered = DeliveredRecipients()
         let store = self.store
         let id = item.id
-        // The acceptance is on disk before QUIT, before this task even resumes.
-        switch await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: item.recipients,
-                                      onDelivered: { store.noteAccepted(send: id) }) {
-        case .accepted(let note, let sizeLimit):
+        // Each transaction's recipients are on disk before the next command, before this
+        // task even resumes.
+        let outcome = await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: remaining,
+                                             onDelivered: { recipients in
+                                                 store.noteDelivered(send: id, to: recipients)
+                                                 delivered.add(recipients)
+                                             })
+        let event: SendStateMachine.Event
+        switch outcome {
+        case .answered(let refused, let sizeLimit):
             serverSizeLimit.withLock { $0 = sizeLimit }
-            activity.record(.delivered)
-            event = .accepted(note: note)
+            event = .answered(refused: refused)
         case .permanent(let reason):
             event = .permanent(reason)
         case .transient(let reason):
@@ -122,7 +130,8 @@ final class OutboxSender: Sendable {
         }
         // Committed before anything else: no crash after an acceptance can send it again.
         let now = Date()
-        return record(item, try store.transition(send: item.id, event, machine: machine, now: now), now: now)
+        let decision = try store.transition(send: item.id, event, deliveredTo: delivered.all, machine: machine, now: now)
+        return record(item, decision, now: now)
     }
 
     /// Says in `.log` (failures also in `.status`) what the machine decided for `item`;
@@ -130,6 +139,7 @@ final class OutboxSender: Sendable {
     private func record(_ item: OutboxItem, _ decision: SendStateMachine.Decision, now: Date) -> Date? {
         switch decision {
         case .accept(let note, _):
+            activity.record(.delivered)
             activity.log.record("outbox: \(item.fileName) accepted by the server" + (note.map { "; \($0)" } ?? ""),
                                 level: note == nil ? .info : .warning)
         case .update(state: .queued, let attempts, let retryAt, let reason?, _):
@@ -144,6 +154,17 @@ final class OutboxSender: Sendable {
         }
         return nil
     }
+}
+
+/// The recipients an attempt reached, collected on the connection's event loop.
+private final class DeliveredRecipients: Sendable {
+    private let recipients = Mutex<[String]>([])
+
+    func add(_ more: [String]) {
+        recipients.withLock { $0 += more }
+    }
+
+    var all: [String] { recipients.withLock { $0 } }
 }
 
 extension Duration {

@@ -2,18 +2,20 @@ import Config
 import Foundation
 import Logging
 import SMTP
+import Store
 import Transport
 
 /// One attempt to hand a message to the account's SMTP server, sorted into what the send
 /// queue does next (FR-SYNC-07 error handling).
 struct SMTPTransmitter: Sendable {
     enum Outcome: Equatable {
-        /// The server took it; `note` names recipients it refused. `sizeLimit` is the SIZE
-        /// it advertised, for checking the next files at close().
-        case accepted(note: String?, sizeLimit: Int?)
-        /// Worth retrying later (connection trouble, 4xx).
+        /// Every recipient was answered; these were refused (the others took the message
+        /// and were passed to `onDelivered`). `sizeLimit` is the SIZE the server
+        /// advertised, for checking the next files at close().
+        case answered(refused: [RecipientRefusal], sizeLimit: Int?)
+        /// The session ended early, worth retrying later (connection trouble, 4xx).
         case transient(String)
-        /// Never retried: 5xx, authentication, TLS, too large.
+        /// The session ended early, never retried: 5xx, authentication, TLS, too large.
         case permanent(String)
     }
 
@@ -22,9 +24,10 @@ struct SMTPTransmitter: Sendable {
     let timing: SyncTiming
     let logger: Logger
 
-    /// `onDelivered` runs on the event loop the instant the server accepts the message.
+    /// `onDelivered` runs on the event loop the instant the server accepts the message for
+    /// some recipients (once per SMTP transaction), with their addresses.
     func send(data: [UInt8], envelopeFrom: String, recipients: [String],
-              onDelivered: @escaping @Sendable () -> Void = {}) async -> Outcome {
+              onDelivered: @escaping @Sendable ([String]) -> Void = { _ in }) async -> Outcome {
         let submission = SMTPSubmission(envelopeFrom: envelopeFrom, recipients: recipients, data: data)
         do {
             return try await attempt(submission, onDelivered: onDelivered)
@@ -42,7 +45,7 @@ struct SMTPTransmitter: Sendable {
     }
 
     private func attempt(_ submission: SMTPSubmission,
-                         onDelivered: @escaping @Sendable () -> Void) async throws(TransmitError) -> Outcome {
+                         onDelivered: @escaping @Sendable ([String]) -> Void) async throws(TransmitError) -> Outcome {
         let secret: String
         do {
             secret = try await SecretCommand.run(account.credential.command)
@@ -65,16 +68,13 @@ struct SMTPTransmitter: Sendable {
         return Self.outcome(of: report)
     }
 
-    /// All recipients refused: a 5xx among them makes it permanent. Some refused: the
-    /// message went to the others and the refusals are reported.
+    /// What the send queue needs of a report: the refused recipients, each for now (4xx)
+    /// or for good (5xx), with the server's reply.
     static func outcome(of report: SMTPDeliveryReport) -> Outcome {
-        let refused = report.rejectedRecipients.map(\.description).joined(separator: "; ")
-        guard report.isDelivered else {
-            return report.rejectedRecipients.contains { !$0.isTransientRejection }
-                ? .permanent("every recipient was refused: \(refused)") : .transient("recipients refused for now: \(refused)")
+        let refused = report.rejectedRecipients.map {
+            RecipientRefusal(address: $0.address, reply: $0.reply.description, isTransient: $0.isTransientRejection)
         }
-        return .accepted(note: refused.isEmpty ? nil : "not delivered to \(refused)",
-                         sizeLimit: report.capabilities.maximumSize)
+        return .answered(refused: refused, sizeLimit: report.capabilities.maximumSize)
     }
 
     private func classify(_ error: TransmitError) -> Outcome {

@@ -295,26 +295,12 @@ extension ChangeApplier {
         return try await searchMessage(row, over: connection)
     }
 
-    /// The highest UID of the selected mailbox that holds the row's message: it carries
-    /// the Message-ID and is that message (`ServerMatch`), not another one sharing the
-    /// Message-ID (a fragment, a second delivery). When the store no longer has the message
-    /// its Message-ID is all there is to go by.
+    /// The UID of the row's message in the selected mailbox (`uid(ofMessage:matching:)`).
+    /// When the store no longer has the message its Message-ID is all there is to go by.
     private func searchMessage(_ row: JournalChange, over connection: IMAPConnection) async throws -> UInt32? {
-        // SEARCH without CHARSET is US-ASCII: a Message-ID that is not cannot be searched.
-        guard let messageId = row.messageId, !messageId.isEmpty,
-              messageId.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        let hits = try await connection.uidSearch(.header(field: "Message-ID", value: "<\(messageId)>"))
-        guard !hits.isEmpty else { return nil }
-        guard let match = try row.emailId.flatMap({ try store.serverMatch(emailId: $0) }) else { return hits.max() }
-        let asked = Set(hits)
-        var found: [UInt32] = []
-        for chunk in await connection.commandSizedChunks(of: UIDSet(uids: hits)) {
-            let fetched = try await connection.uidFetch(chunk, items: ServerIdentity.fetchItems)
-            // Unsolicited FETCHes of other UIDs may come along (docs/IMAP-QUIRKS.md §1.6).
-            found += fetched.compactMap(ServerIdentity.init)
-                .filter { asked.contains($0.uid) && match.accepts($0.fingerprint) }.map(\.uid)
-        }
-        return found.max()
+        guard let messageId = row.messageId else { return nil }
+        let match = try row.emailId.flatMap { try store.serverMatch(emailId: $0) }
+        return try await connection.uid(ofMessage: messageId, matching: match)
     }
 }
 

@@ -13,7 +13,7 @@ extension ScriptedPeer {
         _ submission: SMTPSubmission = .sample, credential: SMTPCredential = .sample,
         protection: SubmissionStateMachine.Protection = .none, startTLS: TLSSetup? = nil,
         timeouts: SMTPTimeouts = SMTPTimeouts(), limits: SMTPReplyLimits = SMTPReplyLimits(),
-        logger: Logger = .quiet
+        logger: Logger = .quiet, onDelivered: (@Sendable ([String]) -> Void)? = nil
     ) async throws -> (ScriptedPeer, Task<SMTPDeliveryReport, any Error>) {
         let server = ScriptedPeer()
         let channel = server.channel
@@ -21,7 +21,7 @@ extension ScriptedPeer {
         let client = Task {
             try await SMTPClient.run(
                 submission, credential: credential, on: channel, protection: protection, startTLS: startTLS,
-                timeouts: timeouts, limits: limits, logger: logger)
+                timeouts: timeouts, limits: limits, logger: logger, onDelivered: onDelivered)
         }
         try await server.waitForClient(handler: SMTPClientHandler.self)
         return (server, client)
