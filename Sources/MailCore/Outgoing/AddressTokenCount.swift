@@ -1,6 +1,6 @@
 /// How many RFC 822 tokens an address header holds, counted as Postfix's `tok822_parse`
 /// counts them: each atom, quoted string, comment and domain literal is one token, and so
-/// is each other special (`<`, `>`, `@`, `,`, `;`, `:`, `.`).
+/// is each other special (`<`, `>`, `@`, `,`, `;`, `:`, `.`, and Postfix's `%`, `!`, `|`).
 ///
 /// Postfix keeps the first `header_address_token_limit` (10,240 by default) tokens of an
 /// address header and drops the rest without a word, so a To of some 1,700 bare addresses
@@ -17,7 +17,7 @@ enum AddressTokenCount {
         "resent-to", "resent-cc", "resent-bcc",
     ]
 
-    private static let specials: Set<UInt8> = Set("<>@,;:.)]".utf8)
+    private static let specials: Set<UInt8> = Set("<>@,;:.)]%!|".utf8)
 
     static func of(_ value: String) -> Int {
         let bytes = Array(value.utf8)
