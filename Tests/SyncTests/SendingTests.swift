@@ -9,14 +9,15 @@ import Testing
 /// starts: acceptance, the Sent copy per provider, refusals and authentication.
 @Suite("Sending through a real Postfix", .serialized)
 struct SendingTests {
-    /// An account of `user` that sends through Postfix's implicit-TLS port.
+    /// An account of `user` that sends through Postfix's implicit-TLS port (`port` names
+    /// another of its implicit-TLS ports: SMTPS_RCPT_LIMIT_PORT).
     static func sendingTOML(name: String, user: String, extra: String = "", passwordVariable: String? = nil,
-                            xoauth2: Bool = false) throws -> String {
+                            xoauth2: Bool = false, port: String = "SMTPS_PORT") throws -> String {
         try TestServers.accountTOML(name: name, user: user, passwordVariable: passwordVariable, xoauth2: xoauth2,
                                     extra: "undo_seconds = 0\n" + extra) + """
             [accounts.\(name).smtp]
             host = "127.0.0.1"
-            port = \(try TestServers.env("SMTPS_PORT"))
+            port = \(try TestServers.env(port))
             security = "tls"
 
             """
@@ -25,6 +26,14 @@ struct SendingTests {
     /// Queues a message from `account` as close() in outbox/ does, and runs one round of its sender.
     /// Returns the queue row afterwards; nil once it left the queue (delivered, Sent copy done).
     static func send(_ harness: SyncHarness, _ account: String, to recipients: String, subject: String) async throws -> OutboxItem? {
+        let draft = try queue(harness, account, to: recipients, subject: subject)
+        let sender = try #require(harness.coordinator.accounts[account]?.sender)
+        _ = await sender.sendDue(accountId: draft.accountId)
+        return try harness.store.outboxItem(id: draft.id)
+    }
+
+    /// Queues a message from `account` as close() in outbox/ does; returns its row.
+    static func queue(_ harness: SyncHarness, _ account: String, to recipients: String, subject: String) throws -> OutboxItem {
         let config = try #require(harness.config.account(named: account))
         let accountId = try #require(try harness.store.ensureAccount(name: account, address: config.address, isOffline: false).id)
         let raw = Array("To: \(recipients)\nSubject: \(subject)\n\nSent by the test.\n".utf8)
@@ -34,9 +43,7 @@ struct SendingTests {
         _ = try harness.store.enqueue(draft: draft.id, OutgoingMessage(
             fileName: draft.fileName, data: prepared.data, envelopeFrom: prepared.envelopeFrom,
             recipients: prepared.recipients), undoDelay: 0)
-        let sender = try #require(harness.coordinator.accounts[account]?.sender)
-        _ = await sender.sendDue(accountId: accountId)
-        return try harness.store.outboxItem(id: draft.id)
+        return try #require(try harness.store.outboxItem(id: draft.id))
     }
 
     /// Waits (LMTP delivery takes up to a second) until `user`'s mailbox holds `subject`;

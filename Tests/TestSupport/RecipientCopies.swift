@@ -1,0 +1,53 @@
+import Foundation
+
+/// What each recipient of a message received, read from a test Dovecot user's Maildir.
+/// The test Postfix delivers one recipient per LMTP transaction, so each copy carries its
+/// own `Delivered-To`; with its `recipient_delimiter`, `bob+7@example.test` is a distinct
+/// recipient whose copies land in bob's INBOX (.ci/servers/postfix.sh).
+public enum RecipientCopies {
+    /// `count` distinct recipients that all deliver to `user`: `user+1@example.test` …
+    public static func addresses(_ count: Int, of user: String = "bob") throws -> [String] {
+        let domain = try TestServerEnvironment.value("DOMAIN")
+        return (1...count).map { "\(user)+\($0)@\(domain)" }
+    }
+
+    /// Copies per `Delivered-To` address of `user`'s messages with exactly this subject.
+    public static func count(subject: String, user: String = "bob") throws -> [String: Int] {
+        let maildir = URL(fileURLWithPath: try TestServerEnvironment.value("MAIL_DIR"))
+            .appendingPathComponent(user).appendingPathComponent("Maildir")
+        var copies: [String: Int] = [:]
+        for folder in ["new", "cur"] {
+            let directory = maildir.appendingPathComponent(folder)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+                guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+                    continue
+                }
+                let header = headerLines(data)
+                guard header.contains("Subject: \(subject)"),
+                      let to = header.first(where: { $0.hasPrefix("Delivered-To: ") }) else { continue }
+                copies[String(to.dropFirst("Delivered-To: ".count)), default: 0] += 1
+            }
+        }
+        return copies
+    }
+
+    /// Waits (at most `seconds`) until every recipient has a copy, then a little longer for
+    /// a duplicate; returns the copies per recipient, those with none included as 0.
+    public static func settled(subject: String, recipients: [String], user: String = "bob",
+                               seconds: Double = 30) async throws -> [String: Int] {
+        _ = try await Poll.until(seconds: seconds) {
+            let copies = try count(subject: subject, user: user)
+            return recipients.allSatisfy { copies[$0, default: 0] > 0 }
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        let copies = try count(subject: subject, user: user)
+        return Dictionary(uniqueKeysWithValues: recipients.map { ($0, copies[$0, default: 0]) })
+    }
+
+    /// The header's lines, unfolded enough for `Name: value` prefixes (continuations dropped).
+    private static func headerLines(_ data: Data) -> [String] {
+        let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        let header = text.components(separatedBy: "\n\n").first ?? ""
+        return header.split(separator: "\n").map(String.init)
+    }
+}
