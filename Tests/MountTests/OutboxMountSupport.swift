@@ -78,6 +78,10 @@ extension MountedMailfs {
             return try draft(name, OutboxServers.message(subject: subject, from: "mallory@evil.test"))
         case "injection.eml":
             return try draft(name, "To: bob@example.test\nSubject: =?utf-8?q?x=0D=0ABcc:_evil@example.test?=\n\nhi\n")
+        case "longto.eml":
+            // 1,707 addresses: one token more than Postfix keeps of an address header.
+            let addresses = try RecipientCopies.addresses(1707).joined(separator: ",\n ")
+            return try draft(name, OutboxServers.message(subject: subject, to: addresses))
         default:
             throw MountError(message: "no invalid draft is named \(name)")
         }
@@ -150,6 +154,19 @@ enum OutboxServers {
         _ = try await Poll.until(seconds: seconds) { try await bobCount(subject) > 0 }
         try await Task.sleep(for: .milliseconds(1500))
         return try await bobCount(subject)
+    }
+
+    /// How many copies alice's Sent holds of each subject, once every one has arrived (at
+    /// most `seconds`) and a little longer for a second copy.
+    static func sentCopies(_ subjects: [String], within seconds: Double = 60) async throws -> [String: Int] {
+        func count() async throws -> [String: Int] {
+            let listing = try await TestServers.seedResult(["list", "--user", "alice", "--mailbox", "Sent"])
+            let titles = listing.lines.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) }
+            return Dictionary(uniqueKeysWithValues: subjects.map { subject in (subject, titles.count { $0 == subject }) })
+        }
+        _ = try await Poll.until(seconds: seconds) { try await count().values.allSatisfy { $0 > 0 } }
+        try await Task.sleep(for: .milliseconds(1500))
+        return try await count()
     }
 
     static func uniqueSubject(_ prefix: String) -> String {

@@ -77,7 +77,7 @@ struct OutboxMountTests {
         }
     }
 
-    @Test("empty, binary, image, recipient-less, foreign-From and header-injection files are refused with the reason in .log",
+    @Test("empty, binary, image, recipient-less, foreign-From, header-injection and over-long To files are refused with the reason in .log",
           arguments: [
               ("empty.eml", "empty file"),
               ("garbage.eml", "not a mail message"),
@@ -85,6 +85,7 @@ struct OutboxMountTests {
               ("norecipient.eml", "no recipient"),
               ("foreign.eml", "From <mallory@evil.test> is not this account's address"),
               ("injection.eml", "header Subject hides a line break in an encoded word (header injection)"),
+              ("longto.eml", "header To is too long to arrive whole: it has 10241 address tokens"),
           ])
     func invalidFile(name: String, reason: String) async throws {
         try await SharedServers.shared {
@@ -232,8 +233,9 @@ struct OutboxMountTests {
 
     /// What is guaranteed is "never lost". A duplicate is possible only when the kill lands
     /// after the server's final reply left it and before mailfs read it (README: the window
-    /// left); bench/send/kill_loop.py measures how often over 100 kills.
-    @Test("kill -9 at random moments around sending, 20 rounds: no message lost, none sent more than twice")
+    /// left); bench/send/kill_loop.py measures how often over 100 kills. The Sent copy has
+    /// no such window: every message is in Sent exactly once.
+    @Test("kill -9 at random moments around sending, 20 rounds: no message lost, none sent more than twice, Sent once")
     func killLoopAroundSending() async throws {
         try await SharedServers.shared {
             let account = try OutboxAccount.on("SMTPS_PORT")
@@ -262,9 +264,13 @@ struct OutboxMountTests {
                 if count == 2 { print("kill loop: \(subject) delivered twice") }
                 (lost, twice) = (lost + (count == 0 ? 1 : 0), twice + (count == 2 ? 1 : 0))
             }
-            // The counts docs/FAULTS.md reports.
-            print("fault matrix: kill -9 around sending: \(rounds) rounds, \(lost) lost, \(twice) duplicated, \(crashed) crashed")
             #expect(try await Poll.until(seconds: 10) { try await mount.sh("ls -A alice/outbox/").output.isEmpty })
+            let sent = try await Servers.sentCopies(subjects)
+            let notOnce = sent.filter { $0.value != 1 }
+            #expect(notOnce.isEmpty, "Sent copies not filed once: \(notOnce)")
+            // The counts docs/FAULTS.md reports.
+            print("fault matrix: kill -9 around sending: \(rounds) rounds, \(lost) lost, \(twice) duplicated, \(crashed) crashed, "
+                  + "Sent copies: \(sent.values.count { $0 == 0 }) missing, \(sent.values.count { $0 > 1 }) duplicated")
         }
     }
 

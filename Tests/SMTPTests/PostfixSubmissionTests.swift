@@ -73,6 +73,24 @@ struct PostfixSubmissionTests {
         }
     }
 
+    @Test("over Postfix's smtpd_recipient_limit (3 on its SMTPS_RCPT_LIMIT port): 7 recipients in 3 transactions, each reached once")
+    func recipientLimit() async throws {
+        try await SharedServers.shared {
+            let id = TestMailServers.uniqueID()
+            let recipients = try RecipientCopies.addresses(7)
+            let deliveries = RecipientLimitTranscriptTests.Deliveries()
+            let report = try await SMTPClient.send(
+                TestMailServers.submission(id: id, recipients: recipients),
+                to: TestMailServers.endpoint("SMTPS_RCPT_LIMIT_PORT", .tls), credential: TestMailServers.alicePassword(),
+                onDelivered: deliveries.add)
+            #expect(report.acceptedRecipients == recipients)
+            #expect(report.dataReplies.count == 3)
+            #expect(deliveries.all.map(\.count) == [3, 3, 1])
+            let copies = try await RecipientCopies.settled(subject: "SMTP test \(id)", recipients: recipients)
+            #expect(copies.values.allSatisfy { $0 == 1 }, "\(copies.sorted { $0.key < $1.key })")
+        }
+    }
+
     @Test("a wrong password is an authentication error quoting the server")
     func wrongPassword() async throws {
         try await SharedServers.shared {

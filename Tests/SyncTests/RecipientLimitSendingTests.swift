@@ -1,4 +1,5 @@
 import Foundation
+import MailCore
 import Store
 @testable import Sync
 import TestSupport
@@ -76,6 +77,28 @@ struct RecipientLimitSendingTests {
             #expect(harness.log("work").contains("to the 3 recipient(s) not reached yet"), "\(harness.log("work"))")
             let copies = try await RecipientCopies.settled(subject: subject, recipients: recipients)
             #expect(copies.values.allSatisfy { $0 == 1 }, "\(copies.sorted { $0.key < $1.key })")
+        }
+    }
+
+    /// What outbox/ takes must arrive whole: the longest address header it accepts is what
+    /// Postfix keeps (`header_address_token_limit`), one token more is refused at close.
+    @Test("a To of as many addresses as outbox/ takes (10,235 tokens) reaches the recipient whole")
+    func longestTo() async throws {
+        try await SharedServers.shared {
+            let harness = try Self.harness()
+            let subject = "Long To \(UUID().uuidString.prefix(8))"
+            let addresses = try RecipientCopies.addresses(1706)
+            let raw = Array("To: \(addresses.joined(separator: ", "))\nSubject: \(subject)\n\nhi\n".utf8)
+            let prepared = try OutgoingPreparer.prepare(raw, policy: OutgoingPolicy(accountAddress: "alice@example.test"),
+                                                        now: Date(), uniqueToken: UUID().uuidString).get()
+            let sender = try #require(harness.coordinator.accounts["work"]?.sender)
+            let sent = await sender.transmitter.send(data: prepared.data, envelopeFrom: prepared.envelopeFrom,
+                                                     recipients: [addresses[0]])
+            #expect(sent == .answered(refused: [], sizeLimit: 10_240_000), "\(sent)")
+            _ = try await RecipientCopies.settled(subject: subject, recipients: [addresses[0]])
+            let message = try #require(try RecipientCopies.messages(subject: subject).first)
+            let to = MessageParser.parse(Array(message.utf8)).to.map(\.address)
+            #expect(to == addresses, "\(to.count) of \(addresses.count) addresses arrived")
         }
     }
 }

@@ -13,22 +13,32 @@ public enum RecipientCopies {
 
     /// Copies per `Delivered-To` address of `user`'s messages with exactly this subject.
     public static func count(subject: String, user: String = "bob") throws -> [String: Int] {
+        var copies: [String: Int] = [:]
+        for message in try messages(subject: subject, user: user) {
+            let header = message.components(separatedBy: "\n\n").first ?? ""
+            guard let to = header.split(separator: "\n").first(where: { $0.hasPrefix("Delivered-To: ") }) else { continue }
+            copies[String(to.dropFirst("Delivered-To: ".count)), default: 0] += 1
+        }
+        return copies
+    }
+
+    /// `user`'s messages with exactly this subject, as delivered (line breaks as LF).
+    public static func messages(subject: String, user: String = "bob") throws -> [String] {
         let maildir = URL(fileURLWithPath: try TestServerEnvironment.value("MAIL_DIR"))
             .appendingPathComponent(user).appendingPathComponent("Maildir")
-        var copies: [String: Int] = [:]
+        var found: [String] = []
         for folder in ["new", "cur"] {
             let directory = maildir.appendingPathComponent(folder)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
                 guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
                     continue
                 }
-                let header = headerLines(data)
-                guard header.contains("Subject: \(subject)"),
-                      let to = header.first(where: { $0.hasPrefix("Delivered-To: ") }) else { continue }
-                copies[String(to.dropFirst("Delivered-To: ".count)), default: 0] += 1
+                let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                let header = text.components(separatedBy: "\n\n").first ?? ""
+                if header.split(separator: "\n").contains(where: { $0 == "Subject: \(subject)" }) { found.append(text) }
             }
         }
-        return copies
+        return found
     }
 
     /// Waits (at most `seconds`) until every recipient has a copy, then a little longer for
@@ -42,12 +52,5 @@ public enum RecipientCopies {
         try await Task.sleep(for: .milliseconds(1500))
         let copies = try count(subject: subject, user: user)
         return Dictionary(uniqueKeysWithValues: recipients.map { ($0, copies[$0, default: 0]) })
-    }
-
-    /// The header's lines, unfolded enough for `Name: value` prefixes (continuations dropped).
-    private static func headerLines(_ data: Data) -> [String] {
-        let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        let header = text.components(separatedBy: "\n\n").first ?? ""
-        return header.split(separator: "\n").map(String.init)
     }
 }
