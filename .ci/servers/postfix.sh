@@ -36,7 +36,9 @@ unknown_virtual_mailbox_reject_code = 550
 recipient_delimiter = +
 lmtp_destination_recipient_limit = 1
 smtpd_relay_restrictions = reject_unauth_destination
-smtpd_recipient_restrictions = permit_sasl_authenticated, reject
+# later@example.test is refused for now (450) at every RCPT: a recipient a retry may reach.
+smtpd_recipient_restrictions = check_recipient_access texthash:$STATE/postfix/config/recipient_access,
+    permit_sasl_authenticated, reject
 smtpd_sasl_auth_enable = yes
 smtpd_sasl_type = dovecot
 smtpd_sasl_path = $STATE/dovecot/auth-postfix
@@ -96,6 +98,7 @@ postfix_configure() {
     for user in "${MAIL_USERS[@]}"; do
         printf '%s@%s %s\n' "$user" "$MAIL_DOMAIN" "$user"
     done >"$STATE/postfix/config/mailboxes"
+    printf 'later@%s 450 4.2.0 try again later (test)\n' "$MAIL_DOMAIN" >"$STATE/postfix/config/recipient_access"
     chown postfix "$STATE/postfix/data"
     postfix_make_queue
 }

@@ -253,6 +253,20 @@ def check_smtp():
     error = raises(lambda: smtplib.SMTP_SSL(HOST, port("SMTPS_SELFSIGNED"), context=CONTEXT, timeout=10),
                    ssl.SSLCertVerificationError)
     check("the self-signed SMTPS port fails verification", error is not None)
+    check_recipient_limit()
+
+
+def check_recipient_limit():
+    limit = int(ENV["MAILFS_TEST_RCPT_LIMIT"])
+    limited = smtplib.SMTP_SSL(HOST, port("SMTPS_RCPT_LIMIT"), context=CONTEXT, timeout=10)
+    limited.login("alice", password("alice"))
+    limited.ehlo()
+    limited.mail("alice@example.test")
+    codes = [limited.rcpt(f"bob+{n}@example.test")[0] for n in range(limit + 1)]
+    limited.rset()
+    limited.quit()
+    check(f"the recipient-limit port takes {limit} recipients a transaction, then says 452",
+          codes == [250] * limit + [452], codes)
 
 
 def check_seed(tmp):

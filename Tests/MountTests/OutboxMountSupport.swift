@@ -126,6 +126,30 @@ extension MountedMailfs {
         return wasRunning
     }
 
+    /// `rounds` times: mount, let the last round's message go again (so that each message
+    /// meets one kill), copy a new message to `recipients` into alice's outbox/, and kill
+    /// the mount 0–300 ms later: before, during and after the SMTP transactions (loopback
+    /// sends take tens of ms). Returns the messages' subjects and how many times the mount
+    /// had ended by itself.
+    func killAroundSending(rounds: Int, subject prefix: String, to recipients: String) async throws
+        -> (subjects: [String], crashed: Int) {
+        var generator = SystemRandomNumberGenerator()
+        var subjects: [String] = []
+        var crashed = 0
+        for round in 0..<rounds {
+            try await start()
+            #expect(try await Poll.until(seconds: 30) { try await sh("ls -A alice/outbox/").output.isEmpty },
+                    "\(text("alice/.log"))")
+            let subject = OutboxServers.uniqueSubject("\(prefix) \(round)")
+            subjects.append(subject)
+            let file = try draft("kill\(round).eml", OutboxServers.message(subject: subject, to: recipients))
+            #expect(try await sh("cp '\(file)' alice/outbox/").status == 0)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...300, using: &generator)))
+            if await !crash() { crashed += 1 }
+        }
+        return (subjects, crashed)
+    }
+
     /// Waits until the account's first sync is done, so its Sent folder is known.
     func waitForIdle(_ account: String) async throws -> Bool {
         try await Poll.until(seconds: 30) { try await sh("cat \(account)/.status").output.contains("phase: idle") }

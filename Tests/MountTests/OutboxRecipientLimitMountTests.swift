@@ -29,6 +29,41 @@ struct OutboxRecipientLimitMountTests {
         }
     }
 
+    /// The test Postfix answers `450` to later@example.test at every RCPT.
+    @Test("a recipient refused for now is tried again alone, the others never again; rm gives up on it and files the Sent copy")
+    func refusedForNow() async throws {
+        try await SharedServers.shared {
+            var account = try OutboxAccount.on("SMTPS_PORT")
+            account.sendRetryDelaySeconds = 1
+            let mount = try MountedMailfs.configured([account])
+            try await mount.start()
+            #expect(try await mount.waitForIdle("alice"), "the Sent folder is known before the first send")
+            let subject = Servers.uniqueSubject("Later")
+            let reached = try RecipientCopies.addresses(2)
+            let to = (reached + ["later@example.test"]).joined(separator: ", ")
+            let file = try mount.draft("later.eml", Servers.message(subject: subject, to: to))
+            let queued = "alice/outbox/later.eml"
+            #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
+            // Retries come 1, 4 and 16 s after a failure: the second attempt is over, waiting for the third.
+            #expect(try await Poll.until(seconds: 20) {
+                mount.text("alice/.log").contains("later.eml (attempt 2) to the 1 recipient(s) not reached yet")
+                    && mount.sendState(queued) == "queued"
+            }, "\(mount.text("alice/.log"))")
+            let error = mount.xattr("user.mailfs.error", of: queued) ?? ""
+            #expect(error.contains("not yet delivered to later@example.test: 450 4.2.0")
+                    && error.contains("(delivered to 2 of 3 recipients)"), "\(error)")
+            #expect(try await Servers.sentCopies([subject], within: 1) == [subject: 0], "no Sent copy while a recipient waits")
+
+            // A retry under way makes rm EBUSY for its few milliseconds.
+            #expect(try await Poll.until(seconds: 10) { try await mount.sh("rm \(queued)").status == 0 })
+            #expect(try await mount.sh("ls -A alice/outbox/").output.isEmpty)
+            #expect(mount.text("alice/.log").contains("later.eml given up"), "\(mount.text("alice/.log"))")
+            #expect(try await Servers.sentCopies([subject]) == [subject: 1], "\(mount.text("alice/.log"))")
+            let copies = try await RecipientCopies.settled(subject: subject, recipients: reached)
+            #expect(copies.values.allSatisfy { $0 == 1 }, "\(copies.sorted { $0.key < $1.key })")
+        }
+    }
+
     /// Each transaction has the window the README measures for one message: the server's
     /// reply to the end of data on its way when the kill lands. A recipient reached twice
     /// is counted, and allowed only that way; one never reached fails the test.
@@ -37,19 +72,9 @@ struct OutboxRecipientLimitMountTests {
         try await SharedServers.shared {
             let mount = try MountedMailfs.configured([try OutboxAccount.on("SMTPS_RCPT_LIMIT_PORT")])
             let recipients = try RecipientCopies.addresses(8)
-            var generator = SystemRandomNumberGenerator()
-            var subjects: [String] = []
-            var crashed = 0
             let rounds = ProcessInfo.processInfo.environment["MAILFS_TEST_KILL_ROUNDS"].flatMap(Int.init).map { $0 / 2 } ?? 10
-            for round in 0..<rounds {
-                try await mount.start()
-                let subject = Servers.uniqueSubject("Many kill \(round)")
-                subjects.append(subject)
-                let file = try mount.draft("many\(round).eml", Servers.message(subject: subject, to: recipients.joined(separator: ", ")))
-                #expect(try await mount.sh("cp '\(file)' alice/outbox/").status == 0)
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...300, using: &generator)))
-                if await !mount.crash() { crashed += 1 }
-            }
+            let (subjects, crashed) = try await mount.killAroundSending(rounds: rounds, subject: "Many kill",
+                                                                        to: recipients.joined(separator: ", "))
             #expect(crashed == 0, "the mount ended by itself \(crashed) times: \(mount.log)")
             try await mount.start()
             var (lost, twice) = (0, 0)

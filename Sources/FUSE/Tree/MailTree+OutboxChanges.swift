@@ -11,7 +11,7 @@ extension MailTree {
         let outcome: String
         switch try storeCall({ try store.transition(send: item.id, .discard) }) {
         case .remove: outcome = "discarded"
-        case .accept: outcome = "given up for the recipients not reached (sent to \(item.delivered.count))"
+        case .accept: outcome = "given up on \(item.undelivered.count) recipient(s), sent to \(item.delivered.count); its copy goes to Sent"
         case .refuse: throw FSError(EBUSY)
         default: throw FSError(ENOENT)
         }
