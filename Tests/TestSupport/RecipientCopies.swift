@@ -7,7 +7,7 @@ import Foundation
 public enum RecipientCopies {
     /// `count` distinct recipients that all deliver to `user`: `user+1@example.test` …
     public static func addresses(_ count: Int, of user: String = "bob") throws -> [String] {
-        let domain = try TestServerEnvironment.value("DOMAIN")
+        let domain = try TestServers.env("DOMAIN")
         return (1...count).map { "\(user)+\($0)@\(domain)" }
     }
 
@@ -26,7 +26,7 @@ public enum RecipientCopies {
     /// are matched by their bytes (Dovecot's Maildir has LF line ends), so a Maildir that
     /// other tests filled with large messages is still searched in a moment.
     public static func messages(subject: String, user: String = "bob") throws -> [String] {
-        let maildir = URL(fileURLWithPath: try TestServerEnvironment.value("MAIL_DIR"))
+        let maildir = URL(fileURLWithPath: try TestServers.env("MAIL_DIR"))
             .appendingPathComponent(user).appendingPathComponent("Maildir")
         let line = Data("\nSubject: \(subject)\n".utf8)
         var found: [String] = []
