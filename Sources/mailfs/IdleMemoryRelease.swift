@@ -16,6 +16,9 @@ final class IdleMemoryRelease: Sendable {
     private let tree: MailTree
     private let quiet: TimeInterval
     private let running = Mutex(false)
+    /// Signalled when the thread has ended: `stop` waits for it, since a release after
+    /// the store closed would use closed connections.
+    private let ended = DispatchSemaphore(value: 0)
 
     init(session: FuseSession, store: MailStore, tree: MailTree, quiet: TimeInterval = 2) {
         self.session = session
@@ -30,15 +33,21 @@ final class IdleMemoryRelease: Sendable {
             var period = QuietPeriod(length: quiet, requestCount: session.requestCount)
             while running.withLock({ $0 }) {
                 Thread.sleep(forTimeInterval: quiet / 4)
-                if period.burstEnded(requestCount: session.requestCount) { release() }
+                if running.withLock({ $0 }), period.burstEnded(requestCount: session.requestCount) { release() }
             }
+            ended.signal()
         }
         thread.name = "mailfs-memory-release"
         thread.start()
     }
 
+    /// Ends the thread and waits for it (a quarter of `quiet` at most, plus a release under way).
     func stop() {
-        running.withLock { $0 = false }
+        let wasRunning = running.withLock { running in
+            defer { running = false }
+            return running
+        }
+        if wasRunning { ended.wait() }
     }
 
     private func release() {

@@ -32,7 +32,12 @@ final class MountServices {
 
     /// Stops the writers first (the sync, the outbox, the journal), then the rest.
     func stop() {
-        coordinator?.stop(waitingUpTo: Self.syncStopLimit)
+        if coordinator?.stop(waitingUpTo: Self.syncStopLimit) == false {
+            // A task still at work would meet the store closing under it.
+            store.leaveOpen()
+            FileHandle.standardError.write(Data(("mailfs: the sync did not stop within \(Int(Self.syncStopLimit)) s: "
+                + "the store is left as after a crash (nothing is lost; the next start opens it as it is)\n").utf8))
+        }
         memoryRelease.stop()
         watcher.stop()
         LiveMount.removeRecord(store: store)

@@ -15,6 +15,7 @@ extension MailStore {
     /// the log could not be emptied (another program reading the store): nothing is lost,
     /// the log keeps what the file lacks.
     public func close() throws {
+        guard !leftOpen.withLock({ $0 }) else { return }
         searchIndex.stop()
         packHoles.stop()
         try lock.closing { alone in
@@ -25,6 +26,15 @@ extension MailStore {
             }
             if alone { try Self.markClosed(pool, path: databaseURL.path) }
         }
+    }
+
+    /// For a process ending while something of it may still read or write the store (a
+    /// task that did not stop in time): `close()` then does nothing. Closing the
+    /// connections under a reader crashes it, and a write after the file is marked closed
+    /// would be taken for another store's log at the next open; left open, the store is as
+    /// after a crash, which the next open takes as it is (its log intact).
+    public func leaveOpen() {
+        leftOpen.withLock { $0 = true }
     }
 
     /// Marks the store open in its file unless it says so already. The checkpoint carries

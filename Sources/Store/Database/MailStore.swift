@@ -25,6 +25,9 @@ public final class MailStore: Sendable {
 
     /// Who else has the store open (`StoreLock`).
     let lock: StoreLock
+    /// Set when a user of the store could not be stopped before the process ends
+    /// (`leaveOpen`): `close()` then leaves the store as a crash would.
+    let leftOpen = Mutex(false)
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`, its full-text index,
     /// `mailfs-search.sqlite`, and its pack of raw messages, `mailfs-messages.pack`. The

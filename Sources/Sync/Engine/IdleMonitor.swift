@@ -14,8 +14,10 @@ import Store
 /// server cannot be reached at all (refused, timed out, reset before login) it is tried
 /// every `unreachableRetry` instead, since such an attempt costs the server no login, and
 /// `.status` says `online: no` with the reason. IDLE reports only what happens after it
-/// starts, so a session that follows a lost one first fetches what arrived meanwhile
-/// (`inboxChanged`) and asks for a full sync of the account (`serverReturned`).
+/// starts, so every session first fetches what arrived since the INBOX was last synced
+/// (`inboxChanged`): the first one, what came during the rest of the account's first sync;
+/// one that follows a lost session, what came meanwhile, and it also asks for a full sync
+/// of the account (`serverReturned`).
 struct IdleMonitor: Sendable {
     let connector: AccountConnector
     let activity: AccountActivity
@@ -28,7 +30,7 @@ struct IdleMonitor: Sendable {
     var refresh: Duration = .seconds(20 * 60)
     static let firstBackoff: Duration = .seconds(2)
     static let maxBackoff: Duration = .seconds(60)
-    static let unreachableRetry: Duration = .seconds(5)
+    static let unreachableRetry = AccountConnector.unreachableRetry
     static let unreachableLogEvery = 12
 
     /// Runs until the task is cancelled.
@@ -70,7 +72,7 @@ struct IdleMonitor: Sendable {
 
     private enum SessionEnd { case unavailable, cancelled, unreachable(String), failed(String, established: Bool) }
 
-    /// One connection: select INBOX, catch up after a lost session, then IDLE until it fails.
+    /// One connection: select INBOX, catch up, then IDLE until it fails.
     /// One connection attempt only: the loop above decides when to try again.
     private func session(catchingUp: Bool) async -> SessionEnd {
         let connection: IMAPConnection
@@ -93,8 +95,8 @@ struct IdleMonitor: Sendable {
             if catchingUp {
                 activity.log.record("IDLE: connected again; fetching what arrived meanwhile")
                 serverReturned()
-                await inboxChanged(connection, inbox)
             }
+            await inboxChanged(connection, inbox)
             while !Task.isCancelled {
                 // Cancelling the monitor ends the IDLE at once (DONE), not at the next refresh.
                 let outcome = try await withTaskCancellationHandler {

@@ -83,6 +83,8 @@ public final class SyncCoordinator: Sendable, WriteBackService {
                     idle.cancel()
                     trigger.fire()
                 }
+                // The IDLE watcher reads and writes the store: stopping the account waits for it.
+                await idle.value
             }
         }
         tasks.withLock { $0 += started + senders + appliers }
@@ -132,19 +134,22 @@ public final class SyncCoordinator: Sendable, WriteBackService {
     /// Cancels every account's loops, and waits up to `limit` seconds for them to end: a
     /// mount closes its store after, and a task still writing then fails. A command under
     /// way on the network ends its task only when it returns, or at its timeout.
-    public func stop(waitingUpTo limit: TimeInterval = 0) {
+    /// Cancels every account's tasks and waits up to `limit` for them to end; returns
+    /// whether they all did (none uses the store any more).
+    @discardableResult
+    public func stop(waitingUpTo limit: TimeInterval = 0) -> Bool {
         let stopping = tasks.withLock { tasks in
             defer { tasks.removeAll() }
             for task in tasks { task.cancel() }
             return tasks
         }
-        guard limit > 0 else { return }
+        guard limit > 0 else { return stopping.isEmpty }
         let ended = DispatchSemaphore(value: 0)
         Task.detached {
             for task in stopping { await task.value }
             ended.signal()
         }
-        _ = ended.wait(timeout: .now() + limit)
+        return ended.wait(timeout: .now() + limit) == .success
     }
 }
 
