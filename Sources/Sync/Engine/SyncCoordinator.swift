@@ -131,11 +131,9 @@ public final class SyncCoordinator: Sendable, WriteBackService {
         return accounts[name]
     }
 
-    /// Cancels every account's loops, and waits up to `limit` seconds for them to end: a
-    /// mount closes its store after, and a task still writing then fails. A command under
-    /// way on the network ends its task only when it returns, or at its timeout.
-    /// Cancels every account's tasks and waits up to `limit` for them to end; returns
-    /// whether they all did (none uses the store any more).
+    /// Cancels every account's loops, and waits up to `limit` seconds for them to end (a
+    /// command under way on the network ends its task only when it returns, or at its
+    /// timeout). Returns whether they all did: only then may a mount close its store.
     @discardableResult
     public func stop(waitingUpTo limit: TimeInterval = 0) -> Bool {
         let stopping = tasks.withLock { tasks in
