@@ -15,6 +15,9 @@ struct JournalLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// `stderrIsJournal()` for this process, asked once: stderr does not change under it.
+    static let stderrIsJournalStream = stderrIsJournal()
+
     /// Whether stderr is the journal's stream: systemd sets JOURNAL_STREAM to its
     /// "device:inode", which must be stderr's own (a child may inherit the variable
     /// with another stderr).

@@ -50,7 +50,7 @@ struct MountCommand: ParsableCommand {
         // the mount within its memory budget at no measurable cost.
         _ = glibcMallopt(mallocArenaMax, 2)
         let level: Logger.Level = verbose ? .debug : .info
-        if JournalLogHandler.stderrIsJournal() {
+        if JournalLogHandler.stderrIsJournalStream {
             LoggingSystem.bootstrap { label in JournalLogHandler(label: label, logLevel: level) }
         } else {
             LoggingSystem.bootstrap { label in
@@ -105,7 +105,7 @@ struct MountCommand: ParsableCommand {
         let services = try MountServices(canonicalMountPoint: canonicalMountPoint, session: session, store: store,
                                          tree: tree, coordinator: coordinator)
         defer { services.stop() }
-        FileHandle.standardOutput.write(Data((JournalLogHandler.stderrIsJournal() ? Self.journalLines(banner) : banner + "\n").utf8))
+        FileHandle.standardOutput.write(Data((JournalLogHandler.stderrIsJournalStream ? Self.journalLines(banner) : banner + "\n").utf8))
         let notifier = ServiceNotifier()
         if notifier.isActive { announceReady(to: notifier) }
         try session.run()
@@ -117,7 +117,7 @@ struct MountCommand: ParsableCommand {
     /// A line for the person or the journal watching the mount: on stderr, with the
     /// journal's priority prefix when it is the journal (`JournalLogHandler`).
     private func say(_ text: String, _ level: Logger.Level = .info) {
-        let prefix = JournalLogHandler.stderrIsJournal() ? "<\(JournalLogHandler.priority(of: level))>" : ""
+        let prefix = JournalLogHandler.stderrIsJournalStream ? "<\(JournalLogHandler.priority(of: level))>" : ""
         FileHandle.standardError.write(Data("\(prefix)mailfs: \(text)\n".utf8))
     }
 

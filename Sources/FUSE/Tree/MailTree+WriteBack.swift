@@ -33,12 +33,13 @@ extension MailTree {
         case .message(let emailId):
             try moveMessage(emailId, name: name, from: parent, to: newParent, newName: newName)
         case .folder(let folderId):
-            // A rename the server refused was recorded, then reverted: both listings changed twice.
+            // A rename the server refused was recorded, then reverted: the listings changed
+            // whether it throws or not.
             defer {
                 listings.forget(parent)
                 listings.forget(newParent)
             }
-            try renameFolder(folderId, to: newParent, newName: newName)
+            return try renameFolder(folderId, to: newParent, newName: newName)
         default:
             throw FSError(EPERM)
         }
