@@ -44,6 +44,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // What the mounted tree asks of the sync engine, and the sync answers: content
+        // downloads, the outbox's sender, the journal's appliers, `.control` commands.
+        .target(name: "MailContracts", dependencies: ["MailCore", "Store"]),
         // Reading the user's Maildirs and mbox files, and `mailfs import` into the store.
         .target(name: "Import", dependencies: ["MailCore", "Store"]),
         // Each account's live state (phase, errors, .log) and the .status renderer: what
@@ -86,7 +89,7 @@ let package = Package(
         .target(
             name: "Sync",
             dependencies: [
-                "MailCore", "IMAP", "SMTP", "Transport", "Store", "Activity", "Config",
+                "MailCore", "IMAP", "SMTP", "Transport", "Store", "MailContracts", "Activity", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -94,14 +97,14 @@ let package = Package(
         .target(
             name: "FUSE",
             dependencies: [
-                "CFuse3", "MailCore", "Store", "Activity", "Config",
+                "CFuse3", "MailCore", "Store", "MailContracts", "Activity", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "MailCore", "Store", "Activity", "Import", "Config", "FUSE", "Sync",
+                "MailCore", "Store", "MailContracts", "Activity", "Import", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -129,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Sync", "IMAP", "Transport", "Store", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport",
+            dependencies: ["Sync", "IMAP", "Transport", "Store", "MailContracts", "Activity", "Config", "MailCore", "TestSupport", "StoreTestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "FUSETests", dependencies: ["FUSE", "Config", "MailCore", "Store", "Activity", "Import", "TestSupport"]),

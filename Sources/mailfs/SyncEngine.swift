@@ -1,4 +1,5 @@
 import FUSE
+import MailContracts
 import Store
 import Sync
 

@@ -1,4 +1,5 @@
 import Foundation
+import MailContracts
 import Store
 import Sync
 import TestSupport

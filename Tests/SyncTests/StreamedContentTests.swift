@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import MailContracts
 import Store
 import Sync
 import TestSupport

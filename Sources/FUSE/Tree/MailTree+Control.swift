@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import MailContracts
 import Store
 
 /// `.control`: write-only; each line is a command, executed when the file is closed.

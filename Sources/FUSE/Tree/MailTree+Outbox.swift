@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import MailContracts
 import MailCore
 import Store
 

@@ -1,6 +1,7 @@
 import Activity
 import Foundation
 import Logging
+import MailContracts
 import MailCore
 import Store
 import Synchronization

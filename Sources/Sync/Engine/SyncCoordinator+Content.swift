@@ -1,3 +1,4 @@
+import MailContracts
 import Store
 
 /// Content on first read: each message is downloaded by its own account's downloader.

@@ -1,6 +1,7 @@
 import Activity
 import Config
 import Foundation
+import MailContracts
 import Store
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import MailContracts
 import Store
 
 /// The mount's outbox/ hands closed files to the account's sender, and wakes it when the

@@ -1,5 +1,5 @@
-import Foundation
 import MailCore
+import Store
 
 /// What became of a file closed in outbox/.
 public enum OutboxSubmission: Sendable, Equatable {
