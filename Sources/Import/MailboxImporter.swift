@@ -7,11 +7,11 @@ import Store
 /// Idempotent: re-importing the same mail adds nothing (dedup by Message-ID, or by
 /// content digest for messages without one).
 public struct MailboxImporter: Sendable {
-    public let store: MailStore
+    public let store: ImportStore
     /// Messages per write transaction: one checkpoint per batch.
     public var batchSize = 500
 
-    public init(store: MailStore) {
+    public init(store: ImportStore) {
         self.store = store
     }
 

@@ -10,12 +10,12 @@ enum Banner {
         let accounts = try store.accounts()
         for account in accounts {
             let kind = account.isOffline ? "offline (imported)" : "IMAP"
-            let count = try store.folderMessageCount(accountId: account.id ?? -1)
+            let count = try store.tree.folderMessageCount(accountId: account.id ?? -1)
             lines.append("  \(path)/\(account.name)/  \(kind), \(count) messages in folders")
         }
         for account in accounts {
             guard let id = account.id, let days = windows[account.name] else { continue }
-            let older = try store.countOutsideWindow(accountId: id, arrivedBefore: SyncWindow.cutoff(days: days))
+            let older = try store.sync.countOutsideWindow(accountId: id, arrivedBefore: SyncWindow.cutoff(days: days))
             guard older > 0 else { continue }
             lines.append("  notice: \(account.name): reducing the sync window removes local copies of older mail; "
                          + "nothing is deleted on the server (\(older) messages older than \(days) days go at the next sync)")

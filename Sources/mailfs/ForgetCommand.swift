@@ -22,7 +22,7 @@ struct ForgetCommand: ParsableCommand {
             }
             print("\(account): local data deleted")
             // On a file system without hole punching the pack keeps the deleted mail's space.
-            if let problem = store.packSpaceProblem {
+            if let problem = store.tree.packSpaceProblem {
                 FileHandle.standardError.write(Data("mailfs: warning: \(problem)\n".utf8))
             }
         }

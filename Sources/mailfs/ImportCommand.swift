@@ -38,7 +38,7 @@ struct ImportCommand: ParsableCommand {
         let started = Date()
         let report = try location.withStore { store in
             do {
-                return try MailboxImporter(store: store).importMail(
+                return try MailboxImporter(store: store.importer).importMail(
                     from: URL(fileURLWithPath: path), account: account, address: address, folder: folder)
             } catch let error as MailboxImporter.ImportError {
                 throw CleanExit.failure(error.description)

@@ -68,14 +68,14 @@ struct MountCommand: ParsableCommand {
     /// (`MountServices`), and `withStore` then closes the store.
     private func serve(_ store: MailStore, config: MailfsConfig?) throws {
         // Files being written when a previous run died were never acknowledged to their writer.
-        try store.removeDrafts()
+        try store.tree.removeDrafts()
         // Recipients a server took messages for just before the previous run died: never sent to again.
-        let accepted = try store.recoverDeliveries()
+        let accepted = try store.sync.recoverDeliveries()
         if accepted > 0 {
             say("\(accepted) message(s) the server accepted just before the last run stopped are marked sent", .notice)
         }
         for account in config?.accounts ?? [] {
-            try store.ensureAccount(name: account.name, address: account.address, isOffline: false)
+            try store.sync.ensureAccount(name: account.name, address: account.address, isOffline: false)
         }
         var settings = MailTree.Settings()
         settings.searches = SavedSearches(
@@ -83,9 +83,9 @@ struct MountCommand: ParsableCommand {
             byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
         let activities = AccountActivities(profiles: AccountProfiles.make(config: config),
                                            importedDeleteGuard: AccountProfiles.importedDeleteGuard(config: config))
-        let coordinator = config.map { SyncCoordinator(config: $0, store: store, activities: activities) }
-        let tree = MailTree(store: store, activities: activities,
-                            services: coordinator.map { SyncEngine.services(of: $0, store: store) }, settings: settings)
+        let coordinator = config.map { SyncCoordinator(config: $0, store: store.sync, activities: activities) }
+        let tree = MailTree(store: store.tree, activities: activities,
+                            services: coordinator.map { SyncEngine.services(of: $0, store: store.sync) }, settings: settings)
         // Names and attributes are trusted by the kernel for `cacheSeconds` (a minute; the
         // tests shorten it): every change to the store is told to it (`MailTree.storeDidChange`).
         let options = MountOptions(mountPoint: mountPoint, entryTimeout: cacheSeconds, attributeTimeout: cacheSeconds,
@@ -159,7 +159,7 @@ struct MountCommand: ParsableCommand {
     /// (`ServiceUnit.stoppedWithQueuedMail`), and the log names how many.
     private func reportUnsent(_ store: MailStore) throws {
         let unsent = try store.accounts().reduce(0) { total, account in
-            guard let id = account.id, let counts = try? store.outboxCounts(accountId: id) else { return total }
+            guard let id = account.id, let counts = try? store.tree.outboxCounts(accountId: id) else { return total }
             return total + counts.queued + counts.sending
         }
         guard unsent > 0 else { return }

@@ -21,7 +21,7 @@ final class MountServices {
     init(canonicalMountPoint: String, session: FuseSession, store: MailStore, tree: MailTree,
          coordinator: SyncCoordinator?) throws {
         self.store = store
-        watcher = try StoreWatcher(store: store, tree: tree)
+        watcher = try StoreWatcher(store: store.tree, tree: tree)
         LiveMount.record(canonicalMountPoint: canonicalMountPoint, store: store)
         watcher.start()
         memoryRelease = IdleMemoryRelease(session: session, store: store, tree: tree)

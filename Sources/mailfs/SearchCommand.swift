@@ -67,9 +67,9 @@ struct SearchCommand: ParsableCommand {
                 }
                 scope = .account(id)
             }
-            let messages = try store.messages(matching: parsed, in: scope, limit: limit)
+            let messages = try store.tree.messages(matching: parsed, in: scope, limit: limit)
             guard !messages.isEmpty else { throw ExitCode(1) }
-            let results = SearchResults(messages: messages, details: try store.searchDetails(emailIds: messages.map(\.id)),
+            let results = SearchResults(messages: messages, details: try store.tree.searchDetails(emailIds: messages.map(\.id)),
                                         accountNames: names, root: mount ?? LiveMount.mountPoint(of: store))
             print(json ? try results.json() : output == .files ? results.paths() : results.messageIDs(), terminator: "")
         }

@@ -30,16 +30,16 @@ struct StatusCommand: ParsableCommand {
                 let profile = profiles.first { $0.name == record.name }
                     ?? .offline(name: record.name, address: record.address,
                                 deleteGuard: AccountProfiles.importedDeleteGuard(config: config))
-                guard var recordFacts = try store.statusFacts(record, activity: AccountActivity.State(), profile: profile)
+                guard var recordFacts = try store.tree.statusFacts(record, activity: AccountActivity.State(), profile: profile)
                 else { continue }
-                if let id = record.id, account != nil { recordFacts.storage = try store.storageUse(accountId: id) }
+                if let id = record.id, account != nil { recordFacts.storage = try store.tree.storageUse(accountId: id) }
                 facts.append((record.name, recordFacts))
             }
             if let account, facts.isEmpty { throw CleanExit.failure("no account named \(account)") }
             if let only = facts.first, account != nil {
                 print(StatusReport.account(only.facts), terminator: "")
             } else {
-                print(StatusReport.root(facts, diskUse: store.totalDiskUse(), spaceProblem: store.packSpaceProblem), terminator: "")
+                print(StatusReport.root(facts, diskUse: store.tree.totalDiskUse(), spaceProblem: store.tree.packSpaceProblem), terminator: "")
             }
         }
     }

@@ -5,7 +5,7 @@ import Sync
 
 /// The sync engine's side of the mount: the services the tree is built with.
 enum SyncEngine {
-    static func services(of coordinator: SyncCoordinator, store: MailStore) -> MailServices {
+    static func services(of coordinator: SyncCoordinator, store: SyncStore) -> MailServices {
         MailServices(content: coordinator, sending: coordinator, writeBack: coordinator) { account, command in
             switch command {
             case .sync:

@@ -113,7 +113,7 @@ extension ThreadWalkTreeTests {
         #expect(Set(calls.inodes).isSuperset(of: threads))
         for thread in threads {
             guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
-            #expect(tree.listings.listing(thread)?.entries.map(\.name) == (try store.messages(inThread: id)).map(\.fileName),
+            #expect(tree.listings.listing(thread)?.entries.map(\.name) == (try store.tree.messages(inThread: id)).map(\.fileName),
                     "rebuilt as the thread is now, and kept")
         }
     }

@@ -24,8 +24,8 @@ struct MailTreeTests {
         try Data(Self.message(id: "lunch@t", subject: "Lunch plans")).write(to: maildir.appendingPathComponent("cur/1:2,"))
         try Data(Self.message(id: "re@t", subject: "Re: Lunch plans", inReplyTo: "lunch@t"))
             .write(to: maildir.appendingPathComponent("cur/2:2,S"))
-        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
-        tree = MailTree(store: store, activities: AccountActivities(profiles: []))
+        _ = try MailboxImporter(store: store.importer).importMail(from: maildir, account: "work")
+        tree = MailTree(store: store.tree, activities: AccountActivities(profiles: []))
     }
 
     /// A message from Alice to me, on 20 November 2026.
@@ -117,7 +117,7 @@ struct MailTreeTests {
             Issue.record("the listing left no pack region for its message")
             return
         }
-        #expect(try store.rawLocation(emailId: lunchId) == .packed(listed))
+        #expect(try store.tree.rawLocation(emailId: lunchId) == .packed(listed))
 
         try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [replyId]) }
         try store.packHoles.punchAll()
@@ -209,9 +209,9 @@ struct MailTreeTests {
             let entry = try #require(try tree.readdir(parent).first { $0.name == name })
             #expect(entry.attributes.linkCount == UInt32(links), "\(folder) as listed")
             // Fresh trees: nothing remembered from the listings, every answer from the store.
-            let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
+            let fresh = MailTree(store: store.tree, activities: AccountActivities(profiles: []))
             #expect(try fresh.getattr(entry.attributes.inode).linkCount == UInt32(links), "\(folder) by GETATTR")
-            let looked = MailTree(store: store, activities: AccountActivities(profiles: []))
+            let looked = MailTree(store: store.tree, activities: AccountActivities(profiles: []))
             #expect(try looked.lookup(parent: parent, name: name).linkCount == UInt32(links), "\(folder) by LOOKUP")
         }
     }
@@ -236,8 +236,8 @@ struct ThreadWalkTreeTests {
             let folder = folders[index % folders.count]
             try Data(bytes).write(to: maildir.appendingPathComponent(folder).appendingPathComponent("cur/\(index + 1):2,"))
         }
-        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "work")
-        return (store, MailTree(store: store, activities: AccountActivities(profiles: [])))
+        _ = try MailboxImporter(store: store.importer).importMail(from: maildir, account: "work")
+        return (store, MailTree(store: store.tree, activities: AccountActivities(profiles: [])))
     }
 
     /// Lists `view` of account "work", then each of its directories in a row, as `find`
@@ -269,7 +269,7 @@ struct ThreadWalkTreeTests {
         #expect(walked.count == 12)
         for (node, names) in walked {
             guard case .thread(let id)? = node else { Issue.record("not a thread: \(String(describing: node))"); continue }
-            #expect(names == (try store.messages(inThread: id)).map(\.fileName))
+            #expect(names == (try store.tree.messages(inThread: id)).map(\.fileName))
         }
         let listed = walked.reduce(0) { $0 + $1.names.count }
         #expect(listed == 24, "every message once, in its thread")
@@ -293,7 +293,7 @@ struct ThreadWalkTreeTests {
         #expect(walked.count == 10)
         for (node, names) in walked {
             guard case .attachmentMessage(let id)? = node else { Issue.record("not a message: \(String(describing: node))"); continue }
-            #expect(names == (try store.attachments(ofEmail: id)).map(\.fileName))
+            #expect(names == (try store.sync.attachments(ofEmail: id)).map(\.fileName))
         }
         let listed = walked.reduce(0) { $0 + $1.names.count }
         #expect(listed == 19, "every attachment once")
@@ -320,7 +320,7 @@ struct ThreadWalkTreeTests {
         #expect(try await Self.held(threads, by: tree), "the rest of the walk was read ahead")
         for thread in threads {
             guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
-            #expect(try tree.readdir(thread).map(\.name) == (try store.messages(inThread: id)).map(\.fileName))
+            #expect(try tree.readdir(thread).map(\.name) == (try store.tree.messages(inThread: id)).map(\.fileName))
         }
     }
 
@@ -339,7 +339,7 @@ struct ThreadWalkTreeTests {
         #expect(walked.count == folders.count + 3)
         for entry in walked.prefix(MailTree.missesForAccountWalk) { _ = try tree.readdir(entry.attributes.inode) }
         #expect(try await Self.held(walked.map(\.attributes.inode), by: tree), "the rest of the account was read ahead")
-        let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
+        let fresh = MailTree(store: store.tree, activities: AccountActivities(profiles: []))
         for entry in walked {
             #expect(try tree.readdir(entry.attributes.inode) == (try fresh.readdir(entry.attributes.inode)), "\(entry.name)")
         }
@@ -356,7 +356,7 @@ struct ThreadWalkTreeTests {
             let entries = try tree.readdir(try tree.lookup(parent: account.inode, name: view).inode)
             #expect(entries.count == 4)
             // A fresh tree: nothing remembered from the listing, every answer from the store.
-            let fresh = MailTree(store: store, activities: AccountActivities(profiles: []))
+            let fresh = MailTree(store: store.tree, activities: AccountActivities(profiles: []))
             for entry in entries {
                 let asked = try fresh.getattr(entry.attributes.inode)
                 #expect(asked.modified == entry.attributes.modified, "\(view)/\(entry.name)")

@@ -37,7 +37,7 @@ public enum ListingInvariant {
               let folderId = try store.folders(accountId: accountId).first(where: { $0.path == path })?.id else {
             throw MissingFolder(account: account, folder: path)
         }
-        let names = try store.messages(inFolder: folderId).map(\.fileName)
+        let names = try store.tree.messages(inFolder: folderId).map(\.fileName)
         return Counts(listed: names.count, distinctNames: Set(names).count,
                       status: try statusCount(store, record, folder: path))
     }
@@ -46,7 +46,7 @@ public enum ListingInvariant {
     private static func statusCount(_ store: MailStore, _ account: AccountRecord, folder path: String) throws -> Int? {
         let profile = AccountProfile(name: account.name, address: account.address, provider: .generic,
                                      auth: .none, imap: "none", smtp: "none")
-        guard let facts = try store.statusFacts(account, activity: AccountActivity(profile: profile).snapshot,
+        guard let facts = try store.tree.statusFacts(account, activity: AccountActivity(profile: profile).snapshot,
                                                 profile: profile) else { return nil }
         let text = StatusReport.account(facts)
         let table = text.components(separatedBy: "\n\n").last ?? ""

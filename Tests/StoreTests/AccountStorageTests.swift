@@ -35,19 +35,19 @@ struct AccountStorageTests {
             temp.incoming(Fixture.message(id: "m\(n)@test", subject: "Message \(n)", body: body),
                           folder: n <= 4 ? inbox : archive, uid: Int64(n))
         }
-        _ = try store.ingest(messages, accountId: online)
+        _ = try store.sync.ingest(messages, accountId: online)
         let home = try temp.folder(offline, "inbox", type: .inbox)
-        _ = try store.ingest([temp.incoming(Fixture.message(id: "h@test", subject: "Home", body: body), folder: home, uid: 1)],
+        _ = try store.sync.ingest([temp.incoming(Fixture.message(id: "h@test", subject: "Home", body: body), folder: home, uid: 1)],
                              accountId: offline)
         try expectAgreeing(store, after: "ingest")
-        let use = try store.storageUse(accountId: online)
+        let use = try store.tree.storageUse(accountId: online)
         #expect(use.messages > 6 * Int64(body.utf8.count), "raw messages and their bodies, in bytes")
 
-        _ = try store.removeFromFolder(folderId: inbox, uids: [1, 2])
-        _ = try store.purgeUnfiled(accountId: online)
+        _ = try store.sync.removeFromFolder(folderId: inbox, uids: [1, 2])
+        _ = try store.sync.purgeUnfiled(accountId: online)
         try expectAgreeing(store, after: "messages expunged and purged")
-        try store.removeFolders(accountId: online, keepingIMAPPaths: ["inbox"])
-        _ = try store.purgeUnfiled(accountId: online)
+        try store.sync.removeFolders(accountId: online, keepingIMAPPaths: ["inbox"])
+        _ = try store.sync.purgeUnfiled(accountId: online)
         try expectAgreeing(store, after: "a folder gone from the server")
         #expect(try store.deleteAccount(named: "work"))
         try expectAgreeing(store, after: "an account deleted")

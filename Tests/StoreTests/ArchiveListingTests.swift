@@ -19,7 +19,7 @@ struct ArchiveListingTests {
         var lastUID: Int64 = 0
         func ingest(_ name: String, into folders: [Int64], account: Int64 = account) throws -> Int64 {
             let raw = Fixture.message(id: "\(name)@test", subject: name)
-            _ = try store.ingest(folders.map { folder in
+            _ = try store.sync.ingest(folders.map { folder in
                 lastUID += 1
                 return temp.incoming(raw, folder: folder, uid: lastUID)
             }, accountId: account)
@@ -42,7 +42,7 @@ struct ArchiveListingTests {
                            arguments: [leavingArchive, archive])
             try db.execute(sql: "UPDATE email SET isDeleted = 1 WHERE id = ?", arguments: [deleted])
         }
-        let listed = try store.archivedMessages(accountId: account).map(\.id)
+        let listed = try store.tree.archivedMessages(accountId: account).map(\.id)
         #expect(Set(listed) == [archived, both, unfiled, leaving], "filed: \(filed), hidden archive link: \(leavingArchive)")
         #expect(listed.count == 4)
         #expect(try Set(listed) == Self.byTheRule(store, accountId: account))
@@ -54,7 +54,7 @@ struct ArchiveListingTests {
         let store = account.temp.store
         try EveryKindOfChange.run(on: account) { step in
             guard try store.account(named: "work") != nil else { return }
-            #expect(try Set(store.archivedMessages(accountId: account.id).map(\.id)) == Self.byTheRule(store, accountId: account.id),
+            #expect(try Set(store.tree.archivedMessages(accountId: account.id).map(\.id)) == Self.byTheRule(store, accountId: account.id),
                     "after \(step)")
         }
     }

@@ -59,7 +59,7 @@ struct ChunkedRethreadTests {
         _ = try history.ingestAndRethread(corpus.next(count: 200))
         let before = try history.snapshot()
         for extent in [MailStore.RethreadExtent.changed, .whole] {
-            #expect(try history.temp.store.rethread(accountId: history.account, extent: extent, chunking: Self.whole)
+            #expect(try history.temp.store.sync.rethread(accountId: history.account, extent: extent, chunking: Self.whole)
                 .isEmpty)
             #expect(try history.snapshot() == before)
         }
@@ -82,7 +82,7 @@ struct ChunkedRethreadTests {
             try expectSame(changed, whole, "deletion, round \(round)") { try $0.deleteAndRethread(doomed) }
         }
         #expect(try changed.snapshot().threads.count > 40)
-        #expect(try !changed.temp.store.owesRethread(accountId: changed.account))
+        #expect(try !changed.temp.store.sync.owesRethread(accountId: changed.account))
     }
 
     @Test("a deleted message takes its keys along and marks its thread stale until a rethread settles it; an empty thread goes")
@@ -95,17 +95,17 @@ struct ChunkedRethreadTests {
                 SELECT MIN(e.id) FROM email e JOIN thread t ON t.id = e.threadId WHERE t.messageCount = 1
                 """))
         }
-        #expect(try !history.temp.store.owesRethread(accountId: history.account))
+        #expect(try !history.temp.store.sync.owesRethread(accountId: history.account))
         let keys = { try history.temp.store.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM threadLink WHERE emailId = ?", arguments: [lonely]) ?? 0
         } }
         #expect(try keys() > 0)
         try history.temp.store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [lonely]) }
         #expect(try keys() == 0, "a deleted message's keys go with it")
-        #expect(try history.temp.store.owesRethread(accountId: history.account))
-        let touched = try history.temp.store.rethread(accountId: history.account)
+        #expect(try history.temp.store.sync.owesRethread(accountId: history.account))
+        let touched = try history.temp.store.sync.rethread(accountId: history.account)
         #expect(touched.count == 1)
-        #expect(try !history.temp.store.owesRethread(accountId: history.account))
+        #expect(try !history.temp.store.sync.owesRethread(accountId: history.account))
         let threadsLeft = try history.temp.store.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM thread WHERE id IN (\(touched.map(String.init).joined(separator: ",")))")
         }
@@ -169,8 +169,8 @@ private final class History {
             uid += 1
             return temp.incoming(message.raw, folder: inbox, uid: uid, seen: message.seen)
         }
-        _ = try temp.store.ingest(incoming, accountId: account)
-        return try temp.store.rethread(accountId: account, extent: extent, chunking: chunking, settlingAll: settlingAll)
+        _ = try temp.store.sync.ingest(incoming, accountId: account)
+        return try temp.store.sync.rethread(accountId: account, extent: extent, chunking: chunking, settlingAll: settlingAll)
     }
 
     func deleteAndRethread(_ ids: [Int64]) throws -> Set<Int64> {
@@ -178,7 +178,7 @@ private final class History {
             try db.execute(sql: "DELETE FROM email WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
                            arguments: StatementArguments(ids))
         }
-        return try temp.store.rethread(accountId: account, extent: extent, chunking: chunking, settlingAll: settlingAll)
+        return try temp.store.sync.rethread(accountId: account, extent: extent, chunking: chunking, settlingAll: settlingAll)
     }
 
     struct Snapshot: Equatable {

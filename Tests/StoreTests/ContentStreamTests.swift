@@ -13,10 +13,10 @@ struct ContentStreamTests {
         let folder = try temp.folder(account, "inbox", type: .inbox)
         let header = Fixture.message(id: "stream@example.org", subject: "Stream", body: "")
         let partial = PartialContent(header: header, bodyPlain: "", bodyHTML: nil, attachments: [], size: 5000)
-        _ = try temp.store.ingest([IncomingMessage(content: .partial(partial), folderId: folder, uid: 3,
+        _ = try temp.store.sync.ingest([IncomingMessage(content: .partial(partial), folderId: folder, uid: 3,
                                                    flags: MessageFlags(), arrival: Date())], accountId: account)
-        let key = ContentKey.message(try #require(try temp.store.messages(inFolder: folder).first?.id))
-        return (try temp.store.startContent(key), key)
+        let key = ContentKey.message(try #require(try temp.store.tree.messages(inFolder: folder).first?.id))
+        return (try temp.store.sync.startContent(key), key)
     }
 
     /// A read on a thread of its own (it blocks), its result collected for the test to poll.
@@ -54,7 +54,7 @@ struct ContentStreamTests {
         try stream.append(Array(repeating: 1, count: 50))
         let waiting = BlockedRead(stream, offset: 40, size: 100)
         try stream.append(Array(repeating: 2, count: 30))
-        let file = try temp.store.finishContent(stream, limitBytes: 1 << 20)
+        let file = try temp.store.sync.finishContent(stream, limitBytes: 1 << 20)
         #expect(try await Poll.until(seconds: 10, every: .milliseconds(20)) { waiting.value != nil })
         #expect(try waiting.value?.get() == Array(repeating: 1, count: 10) + Array(repeating: 2, count: 30))
         #expect(try stream.read(offset: 80, size: 10) == [])
@@ -70,7 +70,7 @@ struct ContentStreamTests {
         let (stream, key) = try started(temp)
         try stream.append(Array(repeating: 9, count: 64))
         let waiting = BlockedRead(stream, offset: 0, size: 1000)
-        temp.store.abandonContent(stream, because: .failed("connection cut"))
+        temp.store.sync.abandonContent(stream, because: .failed("connection cut"))
         #expect(try await Poll.until(seconds: 10, every: .milliseconds(20)) { waiting.value != nil })
         #expect(waiting.value == .failure(.failed("connection cut")))
         #expect(try stream.read(offset: 0, size: 64).count == 64, "bytes that arrived stay readable")

@@ -82,16 +82,16 @@ final class TemporaryStore {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func account(_ name: String = "test") throws -> Int64 {
-        try store.ensureAccount(name: name, address: "\(name)@example.org", isOffline: true).id ?? -1
+        try store.sync.ensureAccount(name: name, address: "\(name)@example.org", isOffline: true).id ?? -1
     }
 
     /// An account synced from a server (its messages follow `SameMessage.serverCopy`).
     func serverAccount(_ name: String = "work") throws -> Int64 {
-        try store.ensureAccount(name: name, address: "\(name)@example.org", isOffline: false).id ?? -1
+        try store.sync.ensureAccount(name: name, address: "\(name)@example.org", isOffline: false).id ?? -1
     }
 
     func folder(_ accountId: Int64, _ path: String, type: FolderType = .custom) throws -> Int64 {
-        try store.ensureFolder(accountId: accountId, path: path, imapPath: path, type: type).id ?? -1
+        try store.sync.ensureFolder(accountId: accountId, path: path, imapPath: path, type: type).id ?? -1
     }
 
     func incoming(_ raw: [UInt8], folder: Int64, uid: Int64, seen: Bool = false) -> IncomingMessage {

@@ -30,14 +30,14 @@ struct HostileMailboxTests {
         let dir = Fixture.temporaryDirectory("hostile")
         defer { try? FileManager.default.removeItem(at: dir) }
         try Fixture.writeMaildir(at: dir, Self.hostileMessages.enumerated().map { ("\($0.offset).x:2,", $0.element) })
-        let report = try MailboxImporter(store: temp.store).importMail(from: dir, account: "hostile")
+        let report = try MailboxImporter(store: temp.store.importer).importMail(from: dir, account: "hostile")
         #expect(report.summary.added == Self.hostileMessages.count)
         #expect(try ListingInvariant.counts(temp.store, account: "hostile", folder: "inbox")
                 == .agreeing(on: Set(Self.hostileMessages).count))
         let account = try #require(try temp.store.account(named: "hostile")?.id)
         let inbox = try #require(try temp.store.folders(accountId: account).first?.id)
-        let names = try temp.store.messages(inFolder: inbox).map(\.fileName)
-            + temp.store.threads(accountId: account).map(\.dirName)
+        let names = try temp.store.tree.messages(inFolder: inbox).map(\.fileName)
+            + temp.store.tree.threads(accountId: account).map(\.dirName)
         #expect(names.count > Self.hostileMessages.count)
         for name in names {
             #expect(SafeName.isSafe(name), "unsafe name \(name.debugDescription)")

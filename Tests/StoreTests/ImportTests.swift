@@ -25,7 +25,7 @@ struct ImportTests {
         try Fixture.writeMaildir(at: root.appendingPathComponent(".Lists.dev"), [
             ("5.host:2,", Fixture.message(id: "5@x", subject: "Dev list")),
         ])
-        let importer = MailboxImporter(store: temp.store)
+        let importer = MailboxImporter(store: temp.store.importer)
         let report = try importer.importMail(from: root, account: "mine")
         #expect(report.summary.added == 5)
         #expect(Set(report.folders) == ["inbox", "sent", "Work/Reports", "Lists/dev"])
@@ -42,7 +42,7 @@ struct ImportTests {
         #expect(Set(folders.map(\.path)) == ["inbox", "sent", "Work", "Work/Reports", "Lists", "Lists/dev"])
         #expect(folders.first { $0.path == "Work" }?.isSelectable == false)
         let inbox = try #require(folders.first { $0.path == "inbox" })
-        let messages = try temp.store.messages(inFolder: inbox.id ?? -1)
+        let messages = try temp.store.tree.messages(inFolder: inbox.id ?? -1)
         #expect(messages.map(\.isRead) == [true, false] || messages.map(\.isRead) == [false, true])
         #expect(messages.contains { $0.isStarred })
     }
@@ -58,7 +58,7 @@ struct ImportTests {
         try Fixture.writeMaildir(at: root.appendingPathComponent(".Sent"), (1...4).map {
             ("\($0).host:2,S", Fixture.message(id: "sent\($0)@x", subject: "Sent \($0)"))
         })
-        var importer = MailboxImporter(store: temp.store)
+        var importer = MailboxImporter(store: temp.store.importer)
         importer.batchSize = 3
         let report = try importer.importMail(from: root, account: "mine")
         #expect(report.summary.added == 11)
@@ -85,12 +85,12 @@ struct ImportTests {
                             extraHeaders: ["X-Status: F"]),
         ]
         try Data(Fixture.mbox(messages)).write(to: file)
-        let report = try MailboxImporter(store: temp.store).importMail(from: file, account: "m")
+        let report = try MailboxImporter(store: temp.store.importer).importMail(from: file, account: "m")
         #expect(report.summary.added == 2)
         #expect(report.folders == ["Projects"])
         let account = try #require(try temp.store.account(named: "m")?.id)
         let folder = try #require(try temp.store.folders(accountId: account).first?.id)
-        let listed = try temp.store.messages(inFolder: folder)
+        let listed = try temp.store.tree.messages(inFolder: folder)
         #expect(listed.filter(\.isRead).count == 1)
         #expect(listed.filter(\.isStarred).count == 1)
         #expect(try ListingInvariant.counts(temp.store, account: "m", folder: "Projects") == .agreeing(on: 2))
@@ -113,7 +113,7 @@ struct ImportTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (messages, distinct) = Self.sharingMessageIDs()
         try Data(Fixture.mbox(messages)).write(to: dir.appendingPathComponent("Torture.mbox"))
-        let importer = MailboxImporter(store: temp.store)
+        let importer = MailboxImporter(store: temp.store.importer)
         let report = try importer.importMail(from: dir.appendingPathComponent("Torture.mbox"), account: "m")
         #expect(report.summary.added == distinct && report.summary.alreadyPresent == messages.count - distinct)
         #expect(try ListingInvariant.counts(temp.store, account: "m", folder: "Torture") == .agreeing(on: distinct))
@@ -122,7 +122,7 @@ struct ImportTests {
         #expect(try ListingInvariant.counts(temp.store, account: "m", folder: "Torture") == .agreeing(on: distinct))
         let account = try #require(try temp.store.account(named: "m")?.id)
         let folder = try #require(try temp.store.folders(accountId: account).first?.id)
-        let sizes = try temp.store.messages(inFolder: folder).map(\.sizeBytes)
+        let sizes = try temp.store.tree.messages(inFolder: folder).map(\.sizeBytes)
         #expect(sizes.contains { $0 > 1_500_000 }, "the torture test is listed, not hidden behind its fragment")
     }
 
@@ -134,15 +134,15 @@ struct ImportTests {
         let (messages, distinct) = Self.sharingMessageIDs()
         try Fixture.writeMaildir(at: root, messages.enumerated().map { ("\($0.offset).host:2,", $0.element) })
         try Fixture.writeMaildir(at: root.appendingPathComponent(".Old"), [("a.host:2,S", messages[0])])
-        let report = try MailboxImporter(store: temp.store).importMail(from: root, account: "mine")
+        let report = try MailboxImporter(store: temp.store.importer).importMail(from: root, account: "mine")
         #expect(report.summary.added == distinct && report.summary.linked == 1)
         #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "inbox") == .agreeing(on: distinct))
         #expect(try ListingInvariant.counts(temp.store, account: "mine", folder: "Old") == .agreeing(on: 1))
         let account = try #require(try temp.store.account(named: "mine")?.id)
         let old = try #require(try temp.store.folders(accountId: account).first { $0.path == "Old" }?.id)
-        let archived = try #require(try temp.store.messages(inFolder: old).first)
+        let archived = try #require(try temp.store.tree.messages(inFolder: old).first)
         #expect(archived.folderCount == 2)
-        #expect(try temp.store.rawMessage(emailId: archived.id) == messages[0])
+        #expect(try temp.store.tree.rawMessage(emailId: archived.id) == messages[0])
     }
 
     @Test("a path with no mail is refused with a reason")
@@ -151,10 +151,10 @@ struct ImportTests {
         let dir = Fixture.temporaryDirectory("empty")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(throws: MailboxImporter.ImportError.self) {
-            try MailboxImporter(store: temp.store).importMail(from: dir, account: "x")
+            try MailboxImporter(store: temp.store.importer).importMail(from: dir, account: "x")
         }
         #expect(throws: MailboxImporter.ImportError.self) {
-            try MailboxImporter(store: temp.store).importMail(from: dir.appendingPathComponent("nope"), account: "x")
+            try MailboxImporter(store: temp.store.importer).importMail(from: dir.appendingPathComponent("nope"), account: "x")
         }
     }
 }

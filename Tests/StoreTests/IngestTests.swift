@@ -38,18 +38,18 @@ struct IngestTests {
         let inbox = try temp.folder(account, "inbox", type: .inbox)
         let work = try temp.folder(account, "Work")
         let raw = Fixture.message(id: "a@x", subject: "Lunch plans")
-        let first = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
-        let again = try temp.store.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
-        let other = try temp.store.ingest([temp.incoming(raw, folder: work, uid: 7)], accountId: account)
+        let first = try temp.store.sync.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
+        let again = try temp.store.sync.ingest([temp.incoming(raw, folder: inbox, uid: 1)], accountId: account)
+        let other = try temp.store.sync.ingest([temp.incoming(raw, folder: work, uid: 7)], accountId: account)
         #expect(first.added == 1 && again.alreadyPresent == 1 && other.linked == 1)
-        let inInbox = try temp.store.messages(inFolder: inbox)
-        let inWork = try temp.store.messages(inFolder: work)
+        let inInbox = try temp.store.tree.messages(inFolder: inbox)
+        let inWork = try temp.store.tree.messages(inFolder: work)
         #expect(inInbox.count == 1 && inWork.count == 1)
         #expect(inInbox[0].id == inWork[0].id)
         #expect(inInbox[0].folderCount == 2)
         #expect(inInbox[0].fileName == "2026-11-20 1432 Alice Smith - Lunch plans.eml")
         #expect(inInbox[0].sizeBytes == Int64(raw.count))
-        #expect(try temp.store.rawMessage(emailId: inInbox[0].id) == raw)
+        #expect(try temp.store.tree.rawMessage(emailId: inInbox[0].id) == raw)
         #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "inbox") == .agreeing(on: 1))
         #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "Work") == .agreeing(on: 1))
     }
@@ -61,7 +61,7 @@ struct IngestTests {
         let inbox = try temp.folder(account, "inbox", type: .inbox)
         let a = Fixture.message(id: nil, subject: "No id", body: "one\n")
         let b = Fixture.message(id: nil, subject: "No id", body: "two\n")
-        let summary = try temp.store.ingest(
+        let summary = try temp.store.sync.ingest(
             [temp.incoming(a, folder: inbox, uid: 1), temp.incoming(b, folder: inbox, uid: 2),
              temp.incoming(a, folder: inbox, uid: 3)], accountId: account)
         #expect(summary.added == 2 && summary.alreadyPresent == 1)
@@ -76,8 +76,8 @@ struct IngestTests {
         let messages = (1...3).map { n in
             temp.incoming(Fixture.message(id: "m\(n)@x", subject: "Same"), folder: inbox, uid: Int64(n))
         }
-        _ = try temp.store.ingest(messages, accountId: account)
-        let names = try temp.store.messages(inFolder: inbox).map(\.fileName)
+        _ = try temp.store.sync.ingest(messages, accountId: account)
+        let names = try temp.store.tree.messages(inFolder: inbox).map(\.fileName)
         #expect(try ListingInvariant.counts(temp.store, account: "test", folder: "inbox") == .agreeing(on: 3))
         #expect(names.contains("2026-11-20 1432 Alice Smith - Same.eml"))
     }
@@ -87,7 +87,7 @@ struct IngestTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest([temp.incoming(
+        _ = try temp.store.sync.ingest([temp.incoming(
             Fixture.message(id: "f@x", subject: "Quarterly numbers", body: "The budget is attached.\n"),
             folder: inbox, uid: 1)], accountId: account)
         #expect(try temp.store.indexedCount("budget") == 1)
@@ -101,17 +101,17 @@ struct IngestTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "s@x", subject: "Flag me"),
+        _ = try temp.store.sync.ingest([temp.incoming(Fixture.message(id: "s@x", subject: "Flag me"),
                                                  folder: inbox, uid: 1)], accountId: account)
-        try temp.store.rethread(accountId: account)
-        let id = try #require(try temp.store.messages(inFolder: inbox).first?.id)
+        try temp.store.sync.rethread(accountId: account)
+        let id = try #require(try temp.store.tree.messages(inFolder: inbox).first?.id)
         try temp.store.setFlag(.seen, to: true, emailId: id)
         try temp.store.setFlag(.flagged, to: true, emailId: id)
-        let message = try #require(try temp.store.message(id: id))
+        let message = try #require(try temp.store.tree.message(id: id))
         #expect(message.isRead && message.isStarred)
-        let thread = try #require(try temp.store.threads(accountId: account).first)
+        let thread = try #require(try temp.store.tree.threads(accountId: account).first)
         #expect(thread.messageCount == 1)
-        #expect(try temp.store.folderStatus(accountId: account).first?.unread == 0)
+        #expect(try temp.store.tree.folderStatus(accountId: account).first?.unread == 0)
     }
 
     @Test("forgetting an account deletes all of its data")
@@ -119,7 +119,7 @@ struct IngestTests {
         let temp = try TemporaryStore()
         let account = try temp.account("gone")
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "g@x", subject: "Bye"),
+        _ = try temp.store.sync.ingest([temp.incoming(Fixture.message(id: "g@x", subject: "Bye"),
                                                  folder: inbox, uid: 1)], accountId: account)
         #expect(try temp.store.deleteAccount(named: "gone"))
         // Out of the index file when deleteAccount returns (`mailfs forget` exits then),
@@ -128,7 +128,7 @@ struct IngestTests {
             try Int.fetchOne(db, sql: "SELECT count(*) FROM search.emailSearch_docsize")
         } == 0)
         #expect(try temp.store.accounts().isEmpty)
-        #expect(try temp.store.message(id: 1) == nil)
+        #expect(try temp.store.tree.message(id: 1) == nil)
         #expect(try temp.store.indexedCount("bye") == 0)
     }
 
@@ -140,7 +140,7 @@ struct IngestTests {
         let partial = PartialContent(header: Fixture.message(id: "big@x", subject: "Board meeting", body: ""),
                                      bodyPlain: "The agenda is attached.", bodyHTML: "<p>The agenda</p>",
                                      attachments: [], size: 50_000)
-        _ = try temp.store.ingest([
+        _ = try temp.store.sync.ingest([
             temp.incoming(Fixture.message(id: "whole@x", subject: "Budget", body: "Quarterly numbers"),
                           folder: inbox, uid: 1),
             IncomingMessage(content: .partial(partial), folderId: inbox, uid: 2, flags: MessageFlags(), arrival: Date()),
@@ -154,8 +154,8 @@ struct IngestTests {
         #expect(rows[1]["bodyPlain"] as String? == "The agenda is attached.")
         #expect(rows[1]["bodyHTML"] as String? == "<p>The agenda</p>")
         // The first one's texts are where a reader finds them: its bytes.
-        let id = try #require(try temp.store.messages(inFolder: inbox).first { $0.fileName.contains("Budget") }?.id)
-        let raw = try #require(try temp.store.rawMessage(emailId: id))
+        let id = try #require(try temp.store.tree.messages(inFolder: inbox).first { $0.fileName.contains("Budget") }?.id)
+        let raw = try #require(try temp.store.tree.rawMessage(emailId: id))
         #expect(MessageParser.parse(raw).bodyPlain?.contains("Quarterly numbers") == true)
     }
 

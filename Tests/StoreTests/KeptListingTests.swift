@@ -144,24 +144,24 @@ struct KeptListingTests {
         let store = account.temp.store
         let ids = try account.fill(KeptListings.minimumMessages)
         let file = store.keptListings.directory.appendingPathComponent("folder-\(account.inbox)")
-        let listed = try store.messages(inFolder: account.inbox)
+        let listed = try store.tree.messages(inFolder: account.inbox)
         #expect(listed.count == KeptListings.minimumMessages)
         let written = try Data(contentsOf: file)
-        #expect(try store.messages(inFolder: account.inbox) == listed)
+        #expect(try store.tree.messages(inFolder: account.inbox) == listed)
         #expect(try Data(contentsOf: file) == written, "read from the file, not kept again")
 
-        try store.changeFlag(.seen, to: true, emailId: ids[0], context: account.context)
-        #expect(try store.messages(inFolder: account.inbox).first { $0.id == ids[0] }?.isRead == true)
+        try store.tree.changeFlag(.seen, to: true, emailId: ids[0], context: account.context)
+        #expect(try store.tree.messages(inFolder: account.inbox).first { $0.id == ids[0] }?.isRead == true)
         #expect(try Data(contentsOf: file) != written, "kept again at the new version")
 
         var damaged = try Data(contentsOf: file)
         damaged[damaged.count / 2] ^= 0xff
         try damaged.write(to: file)
-        #expect(try store.messages(inFolder: account.inbox).first { $0.id == ids[0] }?.isRead == true)
-        #expect(try store.messages(inFolder: account.inbox).count == KeptListings.minimumMessages)
+        #expect(try store.tree.messages(inFolder: account.inbox).first { $0.id == ids[0] }?.isRead == true)
+        #expect(try store.tree.messages(inFolder: account.inbox).count == KeptListings.minimumMessages)
         // A small folder has no file.
         #expect(!FileManager.default.fileExists(atPath: store.keptListings.directory.appendingPathComponent("folder-\(account.projects)").path))
-        _ = try store.messages(inFolder: account.projects)
+        _ = try store.tree.messages(inFolder: account.projects)
         #expect(!FileManager.default.fileExists(atPath: store.keptListings.directory.appendingPathComponent("folder-\(account.projects)").path))
     }
 
@@ -173,7 +173,7 @@ struct KeptListingTests {
         let directory = store.keptListings.directory
         let partial = directory.appendingPathComponent("folder-\(account.inbox).partial-1-2")
         try Data([1]).write(to: partial)
-        try store.removeFolders(accountId: account.id, keepingIMAPPaths: ["inbox", "trash"])
+        try store.sync.removeFolders(accountId: account.id, keepingIMAPPaths: ["inbox", "trash"])
         let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(before.contains("folder-\(account.projects)") && before.contains(partial.lastPathComponent))
 

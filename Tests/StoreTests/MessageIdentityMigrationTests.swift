@@ -38,11 +38,11 @@ struct MessageIdentityMigrationTests {
         let dir = try v3Store()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try MailStore(directory: dir)
-        #expect(try store.messages(inFolder: 1).map(\.id) == [1, 2])
-        #expect(try store.messages(inFolder: 1).map(\.fileName) == ["message 1.eml", "message 2.eml"])
+        #expect(try store.tree.messages(inFolder: 1).map(\.id) == [1, 2])
+        #expect(try store.tree.messages(inFolder: 1).map(\.fileName) == ["message 1.eml", "message 2.eml"])
         #expect(try ListingInvariant.counts(store, account: "work", folder: "inbox") == .agreeing(on: 2))
-        #expect(try store.serverMatch(emailId: 1) == ServerMatch(fingerprint: MessageFingerprint(message: small), size: small.count))
-        #expect(try store.serverMatch(emailId: 2) == ServerMatch(fingerprint: nil, size: largeSize))
+        #expect(try store.sync.serverMatch(emailId: 1) == ServerMatch(fingerprint: MessageFingerprint(message: small), size: small.count))
+        #expect(try store.sync.serverMatch(emailId: 2) == ServerMatch(fingerprint: nil, size: largeSize))
         try store.pool.read { db in
             let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'email'")
             // The table rebuilt with its indexes, less the two v5-redundant-indexes drops.
@@ -60,8 +60,8 @@ struct MessageIdentityMigrationTests {
         let store = try MailStore(directory: dir)
         let incoming = IncomingMessage(raw: Fixture.message(id: "new@x", subject: "New"), folderId: 1, uid: 7,
                                        flags: MessageFlags(), arrival: Date())
-        _ = try store.ingest([incoming], accountId: 1)
-        #expect(try store.messages(inFolder: 1).map(\.id).max() == 4)
+        _ = try store.sync.ingest([incoming], accountId: 1)
+        #expect(try store.tree.messages(inFolder: 1).map(\.id).max() == 4)
     }
 
     @Test("a large message stored before fingerprints is linked by Message-ID and size, then by fingerprint")
@@ -71,9 +71,9 @@ struct MessageIdentityMigrationTests {
         let store = try MailStore(directory: dir)
         let copy = MessageFingerprint(size: largeSize, header: Array("Message-ID: <large@x>\r\n\r\n".utf8))
         let fragment = MessageFingerprint(size: 3000, header: Array("Message-ID: <large@x>\r\n\r\n".utf8))
-        #expect(!(try store.linkKnownMessage(fingerprint: fragment, messageID: "large@x", accountId: 1, folderId: 2, uid: 1)))
-        #expect(try store.linkKnownMessage(fingerprint: copy, messageID: "large@x", accountId: 1, folderId: 2, uid: 2))
-        #expect(try store.serverMatch(emailId: 2)?.fingerprint == copy)
+        #expect(!(try store.sync.linkKnownMessage(fingerprint: fragment, messageID: "large@x", accountId: 1, folderId: 2, uid: 1)))
+        #expect(try store.sync.linkKnownMessage(fingerprint: copy, messageID: "large@x", accountId: 1, folderId: 2, uid: 2))
+        #expect(try store.sync.serverMatch(emailId: 2)?.fingerprint == copy)
     }
 
     @Test("a second message with a Message-ID already stored is listed after the migration")
@@ -82,7 +82,7 @@ struct MessageIdentityMigrationTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try MailStore(directory: dir)
         let other = Fixture.message(id: "small@x", subject: "Stored whole", body: "Another body.\n")
-        _ = try store.ingest([IncomingMessage(raw: other, folderId: 1, uid: 8, flags: MessageFlags(), arrival: Date())],
+        _ = try store.sync.ingest([IncomingMessage(raw: other, folderId: 1, uid: 8, flags: MessageFlags(), arrival: Date())],
                              accountId: 1)
         #expect(try ListingInvariant.counts(store, account: "work", folder: "inbox") == .agreeing(on: 3))
     }

@@ -18,9 +18,9 @@ struct MessagePackTests {
         let inbox = try temp.folder(account, "inbox", type: .inbox)
         let packed = Fixture.long(id: "p@x", subject: "Packed", lines: 2000)
         let older = Fixture.message(id: "o@x", subject: "Older")
-        _ = try temp.store.ingest([temp.incoming(packed, folder: inbox, uid: 1), temp.incoming(older, folder: inbox, uid: 2)],
+        _ = try temp.store.sync.ingest([temp.incoming(packed, folder: inbox, uid: 1), temp.incoming(older, folder: inbox, uid: 2)],
                                   accountId: account)
-        let ids = try temp.store.messages(inFolder: inbox).map(\.id).sorted()
+        let ids = try temp.store.tree.messages(inFolder: inbox).map(\.id).sorted()
         #expect(ids.count == 2)
         let file = try Data(contentsOf: temp.directory.appendingPathComponent(MessagePack.fileName))
         #expect(file.range(of: Data(packed)) != nil, "the bytes are in the pack")
@@ -29,11 +29,11 @@ struct MessagePackTests {
             try db.execute(sql: "DELETE FROM packedContent WHERE emailId = ?", arguments: [ids[1]])
             try db.execute(sql: "INSERT INTO messageContent (emailId, raw) VALUES (?, ?)", arguments: [ids[1], Data(older)])
         }
-        #expect(try temp.store.rawMessage(emailId: ids[0]) == packed)
-        #expect(try temp.store.rawMessage(emailId: ids[1]) == older)
-        #expect(try temp.store.hasRawMessage(emailId: ids[0]) && temp.store.hasRawMessage(emailId: ids[1]))
+        #expect(try temp.store.tree.rawMessage(emailId: ids[0]) == packed)
+        #expect(try temp.store.tree.rawMessage(emailId: ids[1]) == older)
+        #expect(try temp.store.tree.hasRawMessage(emailId: ids[0]) && temp.store.tree.hasRawMessage(emailId: ids[1]))
         // The same bytes again are recognised, wherever the stored copy keeps them.
-        let again = try temp.store.ingest([temp.incoming(packed, folder: inbox, uid: 3), temp.incoming(older, folder: inbox, uid: 4)],
+        let again = try temp.store.sync.ingest([temp.incoming(packed, folder: inbox, uid: 3), temp.incoming(older, folder: inbox, uid: 4)],
                                           accountId: account)
         #expect(again.added == 0)
     }
@@ -47,8 +47,8 @@ struct MessagePackTests {
         let goneMessages = Self.messages("gone", folder: try temp.folder(gone, "inbox", type: .inbox), temp: temp)
         // Interleaved in the pack, so a hole punched too wide would take a kept message.
         for (mine, theirs) in zip(keptMessages, goneMessages) {
-            _ = try temp.store.ingest([mine], accountId: kept)
-            _ = try temp.store.ingest([theirs], accountId: gone)
+            _ = try temp.store.sync.ingest([mine], accountId: kept)
+            _ = try temp.store.sync.ingest([theirs], accountId: gone)
         }
         let before = temp.store.pack.diskUse
         #expect(try temp.store.deleteAccount(named: "gone"))
@@ -82,31 +82,31 @@ struct MessagePackTests {
         let directory = Fixture.temporaryDirectory("pack-punch")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, inbox) = try Self.storeOfThree(in: directory, punchingWith: failing)
-        let ids = try store.messages(inFolder: inbox).map(\.id).sorted()
+        let ids = try store.tree.messages(inFolder: inbox).map(\.id).sorted()
         /// Deletes the message while punching fails with `code`; true once the pass says why.
         func delete(_ id: Int64, punchingFailsWith code: Int32) async throws -> Bool {
             failing.code.withLock { $0 = code }
             try await store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
             return try await Poll.until(seconds: 30, every: .milliseconds(50)) {
-                store.packSpaceProblem?.contains(String(cString: strerror(code))) == true
+                store.tree.packSpaceProblem?.contains(String(cString: strerror(code))) == true
             }
         }
 
-        #expect(try await delete(ids[0], punchingFailsWith: EOPNOTSUPP), "\(store.packSpaceProblem ?? "no problem")")
+        #expect(try await delete(ids[0], punchingFailsWith: EOPNOTSUPP), "\(store.tree.packSpaceProblem ?? "no problem")")
         #expect(try Self.holes(store) == 0, "retrying cannot help: the rows go")
-        let status = StatusReport.root([], diskUse: 0, spaceProblem: store.packSpaceProblem)
+        let status = StatusReport.root([], diskUse: 0, spaceProblem: store.tree.packSpaceProblem)
         #expect(status.contains("warning: the space of deleted mail in \(MessagePack.fileName) is not given back: "))
         #expect(status.hasSuffix("all accounts synced\n"), "the summary stays the last line")
 
-        #expect(try await delete(ids[1], punchingFailsWith: EIO), "\(store.packSpaceProblem ?? "no problem")")
+        #expect(try await delete(ids[1], punchingFailsWith: EIO), "\(store.tree.packSpaceProblem ?? "no problem")")
         #expect(try Self.holes(store) == 1, "kept for the next pass")
 
         failing.code.withLock { $0 = 0 }
         let before = store.pack.diskUse
         try await store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [ids[2]]) }
         #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) {
-            try store.packSpaceProblem == nil && Self.holes(store) == 0
-        }, "\(store.packSpaceProblem ?? "no problem")")
+            try store.tree.packSpaceProblem == nil && Self.holes(store) == 0
+        }, "\(store.tree.packSpaceProblem ?? "no problem")")
         #expect(before - store.pack.diskUse > 150_000, "the last two messages' blocks are back (112 KB each)")
     }
 
@@ -116,25 +116,25 @@ struct MessagePackTests {
         let messages = try Self.storedInInbox(temp)
         let id = try #require(try await temp.store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM email") })
         let whole = try #require(Self.raw(messages[0]))
-        guard case .packed(let open)? = try temp.store.rawLocation(emailId: id) else {
+        guard case .packed(let open)? = try temp.store.tree.rawLocation(emailId: id) else {
             Issue.record("the message is not in the pack")
             return
         }
-        #expect(temp.store.openPacked(open))
-        #expect(try temp.store.readPacked(open, at: 100, size: 50) == Array(whole[100..<150]))
-        #expect(try temp.store.readPacked(open, at: Int64(whole.count - 10), size: 4096) == Array(whole.suffix(10)))
-        #expect(try temp.store.readPacked(open, at: Int64(whole.count), size: 10).isEmpty)
+        #expect(temp.store.tree.openPacked(open))
+        #expect(try temp.store.tree.readPacked(open, at: 100, size: 50) == Array(whole[100..<150]))
+        #expect(try temp.store.tree.readPacked(open, at: Int64(whole.count - 10), size: 4096) == Array(whole.suffix(10)))
+        #expect(try temp.store.tree.readPacked(open, at: Int64(whole.count), size: 10).isEmpty)
 
         let before = temp.store.pack.diskUse
         try await temp.store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [id]) }
         // A pass of its own, whatever the one the deletion scheduled did meanwhile.
         try temp.store.packHoles.punchAll()
         #expect(try Self.holes(temp.store) == 1, "the open file holds it")
-        #expect(try temp.store.readPacked(open, at: 0, size: whole.count) == whole)
-        #expect(!temp.store.openPacked(open), "a location read before that pass does not open")
-        #expect(try temp.store.rawLocation(emailId: id) == nil)
+        #expect(try temp.store.tree.readPacked(open, at: 0, size: whole.count) == whole)
+        #expect(!temp.store.tree.openPacked(open), "a location read before that pass does not open")
+        #expect(try temp.store.tree.rawLocation(emailId: id) == nil)
 
-        temp.store.closePacked(open)
+        temp.store.tree.closePacked(open)
         #expect(try await Poll.until(seconds: 30, every: .milliseconds(50)) { try Self.holes(temp.store) == 0 },
                 "closing it scheduled a pass")
         Self.expectFreed(before - temp.store.pack.diskUse, of: [messages[0]])
@@ -147,10 +147,10 @@ struct MessagePackTests {
         let directory = Fixture.temporaryDirectory("pack-forget")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, _) = try Self.storeOfThree(in: directory, punchingWith: failing)
-        #expect(store.packSpaceProblem == nil)
+        #expect(store.tree.packSpaceProblem == nil)
         #expect(try store.deleteAccount(named: "test"))
-        #expect(store.packSpaceProblem?.contains(String(cString: strerror(EOPNOTSUPP))) == true,
-                "\(store.packSpaceProblem ?? "no problem")")
+        #expect(store.tree.packSpaceProblem?.contains(String(cString: strerror(EOPNOTSUPP))) == true,
+                "\(store.tree.packSpaceProblem ?? "no problem")")
     }
 
     @Test("a transaction that fails gives back what it appended")
@@ -158,7 +158,7 @@ struct MessagePackTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "First"), folder: inbox, uid: 1)],
+        _ = try temp.store.sync.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "First"), folder: inbox, uid: 1)],
                                   accountId: account)
         let before = temp.store.pack.diskUse
         let large = Fixture.long(id: "b@x", subject: "Refused", lines: 10000)
@@ -183,7 +183,7 @@ struct MessagePackTests {
         }
         let total = large.reduce(0) { $0 + (Self.raw($1)?.count ?? 0) }
         #expect(total > Int(MessagePack.writebackChunk) + Int(MessagePack.writebackChunk) / 4)
-        #expect(try temp.store.ingest(large, accountId: account).added == 4)
+        #expect(try temp.store.sync.ingest(large, accountId: account).added == 4)
         try Self.expectStored(large, in: temp.store)
         let before = temp.store.pack.diskUse
         struct Refused: Error {}
@@ -204,13 +204,13 @@ struct MessagePackTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest([temp.incoming(Fixture.long(id: "a@x", subject: "Cut", lines: 1000), folder: inbox, uid: 1)],
+        _ = try temp.store.sync.ingest([temp.incoming(Fixture.long(id: "a@x", subject: "Cut", lines: 1000), folder: inbox, uid: 1)],
                                   accountId: account)
-        let id = try #require(try temp.store.messages(inFolder: inbox).first?.id)
+        let id = try #require(try temp.store.tree.messages(inFolder: inbox).first?.id)
         let path = temp.directory.appendingPathComponent(MessagePack.fileName).path
         #expect(truncate(path, 100) == 0)
         do {
-            _ = try temp.store.rawMessage(emailId: id)
+            _ = try temp.store.tree.rawMessage(emailId: id)
             Issue.record("read a message the pack no longer holds")
         } catch {
             let damage = try #require(temp.store.damage(in: error))
@@ -224,9 +224,9 @@ struct MessagePackTests {
     /// in the inbox of its account "test"; returns the store and the inbox's id.
     private static func storeOfThree(in directory: URL, punchingWith failing: FailingPunch) throws -> (MailStore, Int64) {
         let store = try MailStore(directory: directory, punchingHolesWith: failing.punch)
-        let account = try store.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
-        let inbox = try store.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
-        _ = try store.ingest((1...3).map { n in
+        let account = try store.sync.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
+        let inbox = try store.sync.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
+        _ = try store.sync.ingest((1...3).map { n in
             IncomingMessage(raw: Fixture.long(id: "\(n)@x", subject: "Message \(n)", lines: 4000), folderId: inbox,
                             uid: Int64(n), flags: MessageFlags(), arrival: Date())
         }, accountId: account)
@@ -237,7 +237,7 @@ struct MessagePackTests {
     private static func storedInInbox(_ temp: TemporaryStore) throws -> [IncomingMessage] {
         let account = try temp.account()
         let stored = messages("m", folder: try temp.folder(account, "inbox", type: .inbox), temp: temp)
-        _ = try temp.store.ingest(stored, accountId: account)
+        _ = try temp.store.sync.ingest(stored, accountId: account)
         return stored
     }
 
@@ -264,7 +264,7 @@ struct MessagePackTests {
     private static func expectStored(_ messages: [IncomingMessage], in store: MailStore,
                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
         let ids = try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM email ORDER BY id") }
-        #expect(try ids.map { try store.rawMessage(emailId: $0) } == messages.map(raw), sourceLocation: sourceLocation)
+        #expect(try ids.map { try store.tree.rawMessage(emailId: $0) } == messages.map(raw), sourceLocation: sourceLocation)
     }
 
     private static func raw(_ message: IncomingMessage) -> [UInt8]? {

@@ -31,14 +31,14 @@ struct SameMessageTests {
         /// Ingests each message into its folder under its UID, in one batch.
         @discardableResult
         func ingest(_ messages: [(raw: [UInt8], folder: Int64, uid: Int64)]) throws -> IngestSummary {
-            try store.ingest(messages.map { temp.incoming($0.raw, folder: $0.folder, uid: $0.uid) }, accountId: id)
+            try store.sync.ingest(messages.map { temp.incoming($0.raw, folder: $0.folder, uid: $0.uid) }, accountId: id)
         }
 
         func counts(_ folder: String) throws -> ListingInvariant.Counts {
             try ListingInvariant.counts(store, account: name, folder: folder)
         }
 
-        func listed(_ folder: Int64) throws -> [MessageEntry] { try store.messages(inFolder: folder) }
+        func listed(_ folder: Int64) throws -> [MessageEntry] { try store.tree.messages(inFolder: folder) }
     }
 
     @Test("IMAP: two UIDs of one folder sharing a Message-ID are two messages, with two names")
@@ -47,7 +47,7 @@ struct SameMessageTests {
         let fragment = Fixture.fragment(of: torture, bytes: 3000)
         #expect(try account.ingest([(torture, account.inbox, 1), (fragment, account.inbox, 2)]).added == 2)
         #expect(try account.counts("inbox") == .agreeing(on: 2))
-        let stored = try account.listed(account.inbox).map { try account.store.rawMessage(emailId: $0.id) }
+        let stored = try account.listed(account.inbox).map { try account.store.tree.rawMessage(emailId: $0.id) }
         #expect(Set(stored) == [torture, fragment], "each file holds its own message's bytes")
     }
 
@@ -81,7 +81,7 @@ struct SameMessageTests {
         let raw = Fixture.message(id: nil, subject: "No id")
         try account.ingest([(raw, account.inbox, 1), (raw, archive, 1)])
         #expect(Set(try [account.inbox, archive].flatMap { try account.listed($0).map(\.id) }).count == 2)
-        #expect(!(try account.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: nil,
+        #expect(!(try account.store.sync.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: nil,
                                                      accountId: account.id, folderId: archive, uid: 2)))
     }
 
@@ -91,9 +91,9 @@ struct SameMessageTests {
         let archive = try account.folder("Archive")
         try account.ingest([(torture, account.inbox, 1)])
         let fragment = MessageFingerprint(message: Fixture.fragment(of: torture, bytes: 3000))
-        #expect(!(try account.store.linkKnownMessage(fingerprint: fragment, messageID: "torture@x",
+        #expect(!(try account.store.sync.linkKnownMessage(fingerprint: fragment, messageID: "torture@x",
                                                      accountId: account.id, folderId: archive, uid: 1)))
-        #expect(try account.store.linkKnownMessage(fingerprint: MessageFingerprint(message: torture), messageID: "torture@x",
+        #expect(try account.store.sync.linkKnownMessage(fingerprint: MessageFingerprint(message: torture), messageID: "torture@x",
                                                    accountId: account.id, folderId: archive, uid: 2))
         #expect(try account.listed(archive).count == 1)
     }
@@ -104,14 +104,14 @@ struct SameMessageTests {
         let archive = try account.folder("Archive")
         try account.ingest([(torture, account.inbox, 1)])
         let copy = { (uid: Int64, raw: [UInt8]) in
-            MailStore.ServerMessage(fingerprint: MessageFingerprint(message: raw), messageID: "torture@x", uid: uid)
+            SyncStore.ServerMessage(fingerprint: MessageFingerprint(message: raw), messageID: "torture@x", uid: uid)
         }
         let batch = [copy(1, Fixture.fragment(of: torture, bytes: 3000)), copy(2, torture), copy(3, torture)]
-        let found = try account.store.serverCopies(batch, accountId: account.id, folderId: archive)
+        let found = try account.store.sync.serverCopies(batch, accountId: account.id, folderId: archive)
         #expect(found == [2], "not the fragment; of two copies of one stored message, the first")
-        let linked = try account.store.linkKnownMessages(batch, accountId: account.id, folderId: archive)
+        let linked = try account.store.sync.linkKnownMessages(batch, accountId: account.id, folderId: archive)
         #expect(linked == found)
-        #expect(try account.store.serverCopies(batch, accountId: account.id, folderId: archive).isEmpty,
+        #expect(try account.store.sync.serverCopies(batch, accountId: account.id, folderId: archive).isEmpty,
                 "the archive holds it now")
     }
 
@@ -121,14 +121,14 @@ struct SameMessageTests {
         let raw = Fixture.message(id: "twice@x", subject: "Appended twice")
         try account.ingest([(raw, account.inbox, 1), (raw, account.inbox, 2)])
         let before = Set(try account.listed(account.inbox).map(\.id))
-        try account.store.beginUIDValidityReset(folderId: account.inbox, newUIDValidity: 2)
+        try account.store.sync.beginUIDValidityReset(folderId: account.inbox, newUIDValidity: 2)
         let link = { (uid: Int64) in
-            try account.store.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: "twice@x",
+            try account.store.sync.linkKnownMessage(fingerprint: MessageFingerprint(message: raw), messageID: "twice@x",
                                                accountId: account.id, folderId: account.inbox, uid: uid)
         }
         #expect(try link(11) && link(12))
         #expect(!(try link(13)), "a third copy is new: both stored ones are held again")
-        try account.store.dropStaleAssociations(folderId: account.inbox)
+        try account.store.sync.dropStaleAssociations(folderId: account.inbox)
         #expect(Set(try account.listed(account.inbox).map(\.id)) == before)
     }
 
@@ -153,12 +153,12 @@ struct SameMessageTests {
         try account.ingest([(raw, account.inbox, 1)])
         let context = WriteContext(accountId: account.id, isOffline: false, isGmail: false, deleteGuard: 100)
         for file in [raw, edited] {
-            _ = try account.store.recordAppend(file, folderId: archive, flags: .init(seen: true), context: context)
+            _ = try account.store.tree.recordAppend(file, folderId: archive, flags: .init(seen: true), context: context)
         }
         let original = try #require(try account.listed(account.inbox).first)
         let inArchive = try account.listed(archive)
         #expect(inArchive.contains { $0.id == original.id })
-        #expect(try inArchive.compactMap { try account.store.rawMessage(emailId: $0.id) }.contains(LineEnds.crlf(edited)))
+        #expect(try inArchive.compactMap { try account.store.tree.rawMessage(emailId: $0.id) }.contains(LineEnds.crlf(edited)))
         #expect(try account.counts("Archive") == .agreeing(on: 2))
     }
 
@@ -169,9 +169,9 @@ struct SameMessageTests {
         try account.ingest([(raw, account.inbox, 1)])
         let name = try #require(try account.listed(account.inbox).first?.fileName)
         let context = WriteContext(accountId: account.id, isOffline: true, isGmail: false, deleteGuard: 100)
-        #expect(try account.store.recordAppend(raw, folderId: account.inbox, flags: .init(seen: true), context: context) == name)
+        #expect(try account.store.tree.recordAppend(raw, folderId: account.inbox, flags: .init(seen: true), context: context) == name)
         #expect(try account.counts("inbox") == .agreeing(on: 1))
-        #expect(try account.store.journalCounts(accountId: account.id).pending == 0)
+        #expect(try account.store.tree.journalCounts(accountId: account.id).pending == 0)
     }
 
     @Test("the journal accepts a server message as its own by fingerprint, or by size for a row without one")

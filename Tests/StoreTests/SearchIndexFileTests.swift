@@ -10,7 +10,7 @@ import Testing
 @Suite("The full-text index in a file of its own")
 struct SearchIndexFileTests {
     static func ids(_ store: MailStore, _ query: String) throws -> [Int64] {
-        try store.messages(matching: SearchParser.parse(query), in: .everyAccount).map(\.id)
+        try store.tree.messages(matching: SearchParser.parse(query), in: .everyAccount).map(\.id)
     }
 
     static func indexedIds(_ store: MailStore) throws -> [Int64] {
@@ -24,16 +24,16 @@ struct SearchIndexFileTests {
     /// A store in `directory` with three messages, closed again; their ids.
     static func storeWithMail(in directory: URL) throws -> [Int64] {
         let store = try MailStore(directory: directory)
-        let account = try store.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
-        let inbox = try store.ensureFolder(accountId: account, path: "inbox", imapPath: "inbox", type: .inbox).id ?? -1
+        let account = try store.sync.ensureAccount(name: "test", address: "test@example.org", isOffline: true).id ?? -1
+        let inbox = try store.sync.ensureFolder(accountId: account, path: "inbox", imapPath: "inbox", type: .inbox).id ?? -1
         let subjects = ["Budget plans", "Lunch on Friday", "Quarterly figures"]
         let incoming = subjects.enumerated().map { index, subject in
             IncomingMessage(raw: Fixture.message(id: "m\(index)@x", subject: subject), folderId: inbox,
                             uid: Int64(index + 1), flags: MessageFlags(), arrival: Date())
         }
-        _ = try store.ingest(incoming, accountId: account)
-        try store.flushSearchIndex()
-        return try store.messages(inFolder: inbox).map(\.id).sorted()
+        _ = try store.sync.ingest(incoming, accountId: account)
+        try store.sync.flushSearchIndex()
+        return try store.tree.messages(inFolder: inbox).map(\.id).sorted()
     }
 
     @Test("new mail is searchable at once in the storing process; the store itself keeps no index table")
@@ -41,7 +41,7 @@ struct SearchIndexFileTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "Budget plans"), folder: inbox, uid: 1)],
+        _ = try temp.store.sync.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "Budget plans"), folder: inbox, uid: 1)],
                                   accountId: account)
         #expect(try Self.ids(temp.store, "budget").count == 1)
         #expect(try temp.store.pool.read { db in try db.tableExists("emailSearch", in: "main") } == false)
@@ -66,7 +66,7 @@ struct SearchIndexFileTests {
             }
         }
         let store = try MailStore(directory: directory)
-        try store.flushSearchIndex()
+        try store.sync.flushSearchIndex()
         #expect(try Self.indexedIds(store) == [ids[1], ids[2]])
         #expect(try Self.ids(store, "lunch") == [ids[1]])
         #expect(try Self.ids(store, "budget").isEmpty)
@@ -86,17 +86,17 @@ struct SearchIndexFileTests {
             let partial = PartialContent(header: Fixture.message(id: "big@x", subject: "Board meeting", body: ""),
                                          bodyPlain: "The agenda is attached.", bodyHTML: nil,
                                          attachments: [attachment], size: 50_000)
-            _ = try store.ingest([IncomingMessage(content: .partial(partial), folderId: inbox, uid: 9,
+            _ = try store.sync.ingest([IncomingMessage(content: .partial(partial), folderId: inbox, uid: 9,
                                                   flags: MessageFlags(), arrival: Date())], accountId: account)
-            try store.flushSearchIndex()
-            ids = try store.messages(inFolder: inbox).map(\.id).sorted()
+            try store.sync.flushSearchIndex()
+            ids = try store.tree.messages(inFolder: inbox).map(\.id).sorted()
         }
         let file = Self.searchFile(in: directory)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
         try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: file)
 
         let store = try MailStore(directory: directory)
-        try store.flushSearchIndex()
+        try store.sync.flushSearchIndex()
         #expect(try Self.indexedIds(store) == ids)
         #expect(try Self.ids(store, "quarterly") == [ids[2]])
         #expect(try Self.ids(store, "attachment:minutes") == [ids[3]])
@@ -114,12 +114,12 @@ struct SearchIndexFileTests {
         configuration.allowsUnsafeTransactions = true
         let other = try DatabaseQueue(path: Self.searchFile(in: temp.directory).path, configuration: configuration)
         try other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
-        _ = try temp.store.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "Budget plans"), folder: inbox, uid: 1)],
+        _ = try temp.store.sync.ingest([temp.incoming(Fixture.message(id: "a@x", subject: "Budget plans"), folder: inbox, uid: 1)],
                                   accountId: account)
         temp.store.searchIndex.waitUntilWritten()
         try other.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
-        #expect(throws: DatabaseError.self) { try temp.store.flushSearchIndex() }
-        try temp.store.flushSearchIndex()
+        #expect(throws: DatabaseError.self) { try temp.store.sync.flushSearchIndex() }
+        try temp.store.sync.flushSearchIndex()
         #expect(try Self.ids(temp.store, "budget").count == 1)
     }
 
@@ -130,7 +130,7 @@ struct SearchIndexFileTests {
         let ids = try Self.storeWithMail(in: directory)
         let store = try MailStore(directory: directory)
         try store.pool.write { db in try db.execute(sql: "DELETE FROM email WHERE id = ?", arguments: [ids[2]]) }
-        try store.flushSearchIndex()
+        try store.sync.flushSearchIndex()
         #expect(try Self.indexedIds(store) == [ids[0], ids[1]])
         #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM searchRemoval") } == 0)
     }
@@ -138,7 +138,7 @@ struct SearchIndexFileTests {
     @Test("another process's index commit is a change the store watcher sees")
     func watcherSeesIndexCommits() throws {
         let temp = try TemporaryStore()
-        let monitor = try temp.store.makeChangeMonitor()
+        let monitor = try temp.store.tree.makeChangeMonitor()
         _ = monitor.hasChanged()
         let other = try DatabaseQueue(path: Self.searchFile(in: temp.directory).path)
         try other.write { db in

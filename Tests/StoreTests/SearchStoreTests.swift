@@ -51,8 +51,8 @@ struct SearchStoreTests {
                 IncomingMessage(raw: message.0, folderId: message.1, uid: Int64(index + 1), flags: message.2,
                                 arrival: SearchStoreTests.now)
             }
-            _ = try temp.store.ingest(incoming, accountId: accountId)
-            _ = try temp.store.rethread(accountId: accountId)
+            _ = try temp.store.sync.ingest(incoming, accountId: accountId)
+            _ = try temp.store.sync.rethread(accountId: accountId)
         }
 
         static func withAttachment(id: String, subject: String, disposition: String, name: String,
@@ -78,9 +78,9 @@ struct SearchStoreTests {
 
         /// The Message-IDs `query` finds in `scope`.
         func ids(_ query: String, in scope: SearchScope? = nil) throws -> Set<String> {
-            let found = try temp.store.messages(matching: SearchParser.parse(query), in: scope ?? .account(work),
+            let found = try temp.store.tree.messages(matching: SearchParser.parse(query), in: scope ?? .account(work),
                                                 now: SearchStoreTests.now, calendar: SearchStoreTests.utc)
-            let details = try temp.store.searchDetails(emailIds: found.map(\.id))
+            let details = try temp.store.tree.searchDetails(emailIds: found.map(\.id))
             return Set(found.compactMap { details[$0.id]?.messageId })
         }
     }
@@ -148,7 +148,7 @@ struct SearchStoreTests {
     @Test("a thread's directory name finds its messages")
     func thread() throws {
         let mail = try Mail()
-        let thread = try #require(try mail.temp.store.threads(accountId: mail.work).first { $0.messageCount == 2 })
+        let thread = try #require(try mail.temp.store.tree.threads(accountId: mail.work).first { $0.messageCount == 2 })
         #expect(try mail.ids("thread:\"\(thread.dirName)\"") == ["m1@x", "m2@x"])
     }
 
@@ -165,9 +165,9 @@ struct SearchStoreTests {
     @Test("results are oldest first and a limit keeps the oldest")
     func order() throws {
         let mail = try Mail()
-        let all = try mail.temp.store.messages(matching: .everything, in: .everyAccount)
+        let all = try mail.temp.store.tree.messages(matching: .everything, in: .everyAccount)
         #expect(all.map(\.date) == all.map(\.date).sorted())
-        let two = try mail.temp.store.messages(matching: .everything, in: .everyAccount, limit: 2)
+        let two = try mail.temp.store.tree.messages(matching: .everything, in: .everyAccount, limit: 2)
         #expect(two == Array(all.prefix(2)))
     }
 
@@ -186,8 +186,8 @@ struct SearchStoreTests {
     func hostileText(query: String) throws {
         let mail = try Mail()
         guard let parsed = try? SearchParser.parse(query) else { return }
-        _ = try mail.temp.store.messages(matching: parsed, in: .everyAccount)
-        #expect(try mail.temp.store.messages(matching: .everything, in: .everyAccount).count == 4)
+        _ = try mail.temp.store.tree.messages(matching: parsed, in: .everyAccount)
+        #expect(try mail.temp.store.tree.messages(matching: .everything, in: .everyAccount).count == 4)
     }
 
     @Test("every query the parser accepts runs (seeded random queries)")
@@ -197,7 +197,7 @@ struct SearchStoreTests {
         var ran = 0
         for _ in 0..<2_000 {
             guard let parsed = try? SearchParser.parse(Self.randomQuery(using: &generator)) else { continue }
-            _ = try mail.temp.store.messages(matching: parsed, in: .everyAccount, now: Self.now)
+            _ = try mail.temp.store.tree.messages(matching: parsed, in: .everyAccount, now: Self.now)
             ran += 1
         }
         #expect(ran > 500)
@@ -251,9 +251,9 @@ struct SearchIndexMigrationTests {
         let store = try MailStore(directory: directory)
         for query in ["from:alice", "to:carol", "budget", "body:ready", "attachment:report", "mimetype:pdf",
                       "mimetype:text/plain"] {
-            #expect(try store.messages(matching: SearchParser.parse(query), in: .everyAccount).map(\.id) == [1], "\(query)")
+            #expect(try store.tree.messages(matching: SearchParser.parse(query), in: .everyAccount).map(\.id) == [1], "\(query)")
         }
-        #expect(try store.messages(matching: SearchParser.parse("from:bob"), in: .everyAccount).isEmpty)
+        #expect(try store.tree.messages(matching: SearchParser.parse("from:bob"), in: .everyAccount).isEmpty)
         // The rows moved to the index's own file.
         #expect(try store.pool.read { db in try db.tableExists("emailSearch", in: "main") } == false)
     }

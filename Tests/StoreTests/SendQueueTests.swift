@@ -12,15 +12,15 @@ struct SendQueueTests {
 
     /// A draft created and queued under `name`, as close() of a new outbox file does.
     func queued(_ temp: TemporaryStore, _ account: Int64, _ name: String, undoDelay: TimeInterval = 0) throws -> OutboxItem {
-        let draft = try #require(try temp.store.createDraft(accountId: account, fileName: name))
-        #expect(try temp.store.enqueue(draft: draft.id, message(name), undoDelay: undoDelay))
-        return try #require(try temp.store.outboxItem(id: draft.id))
+        let draft = try #require(try temp.store.tree.createDraft(accountId: account, fileName: name))
+        #expect(try temp.store.sync.enqueue(draft: draft.id, message(name), undoDelay: undoDelay))
+        return try #require(try temp.store.sync.outboxItem(id: draft.id))
     }
 
     /// The sender takes `item`, a second later: dates are stored to the millisecond, rounded,
     /// so a claim in the same millisecond as the enqueue could find it not yet due.
     func claim(_ temp: TemporaryStore, _ item: OutboxItem) throws {
-        guard case .update(.sending, _, _, _, _) = try temp.store.transition(send: item.id, .claim, now: Date().addingTimeInterval(1)) else {
+        guard case .update(.sending, _, _, _, _) = try temp.store.sync.transition(send: item.id, .claim, now: Date().addingTimeInterval(1)) else {
             Issue.record("\(item.fileName) was not claimed")
             return
         }
@@ -33,9 +33,9 @@ struct SendQueueTests {
         let item = try queued(temp, account, "hi.eml")
         #expect(item.state == .queued && item.recipients == ["bob@example.org", "carol@example.org"])
         #expect(item.sizeBytes == Int64(message("hi.eml").data.count))
-        #expect(try temp.store.outboxData(id: item.id) == message("hi.eml").data)
-        #expect(try temp.store.createDraft(accountId: account, fileName: "hi.eml") == nil)
-        #expect(try temp.store.outboxItems(accountId: account).map(\.fileName) == ["hi.eml"])
+        #expect(try temp.store.sync.outboxData(id: item.id) == message("hi.eml").data)
+        #expect(try temp.store.tree.createDraft(accountId: account, fileName: "hi.eml") == nil)
+        #expect(try temp.store.tree.outboxItems(accountId: account).map(\.fileName) == ["hi.eml"])
     }
 
     @Test("the oldest queued message goes first, even when it waits for a retry")
@@ -44,7 +44,7 @@ struct SendQueueTests {
         let account = try temp.account()
         let first = try queued(temp, account, "a.eml", undoDelay: 600)
         _ = try queued(temp, account, "b.eml")
-        #expect(try temp.store.oldestQueued(accountId: account)?.id == first.id)
+        #expect(try temp.store.sync.oldestQueued(accountId: account)?.id == first.id)
     }
 
     @Test("acceptance hides the message and frees its name; the row stays for the Sent copy")
@@ -54,18 +54,18 @@ struct SendQueueTests {
         let item = try queued(temp, account, "hi.eml")
         try claim(temp, item)
         let refused = RecipientRefusal(address: "carol@example.org", reply: "550", isTransient: false)
-        try temp.store.transition(send: item.id, .answered(refused: [refused]), deliveredTo: ["bob@example.org"])
-        #expect(try temp.store.outboxItems(accountId: account).isEmpty)
-        #expect(try temp.store.acceptedItems(accountId: account).map(\.id) == [item.id])
-        #expect(try temp.store.outboxItem(id: item.id)?.lastError == "not delivered to carol@example.org: 550")
-        #expect(try temp.store.createDraft(accountId: account, fileName: "hi.eml") != nil)
+        try temp.store.sync.transition(send: item.id, .answered(refused: [refused]), deliveredTo: ["bob@example.org"])
+        #expect(try temp.store.tree.outboxItems(accountId: account).isEmpty)
+        #expect(try temp.store.sync.acceptedItems(accountId: account).map(\.id) == [item.id])
+        #expect(try temp.store.sync.outboxItem(id: item.id)?.lastError == "not delivered to carol@example.org: 550")
+        #expect(try temp.store.tree.createDraft(accountId: account, fileName: "hi.eml") != nil)
         // The Sent copy's APPEND under way: still accepted, still unlisted.
-        #expect(try temp.store.transition(send: item.id, .appendingCopy) != .ignore)
-        #expect(try temp.store.outboxItem(id: item.id)?.state == .filing)
-        #expect(try temp.store.outboxItems(accountId: account).map(\.state) == [.draft], "only the new hi.eml")
-        #expect(try temp.store.acceptedItems(accountId: account).map(\.id) == [item.id])
-        #expect(try temp.store.transition(send: item.id, .filed) == .remove)
-        #expect(try temp.store.outboxItem(id: item.id) == nil)
+        #expect(try temp.store.sync.transition(send: item.id, .appendingCopy) != .ignore)
+        #expect(try temp.store.sync.outboxItem(id: item.id)?.state == .filing)
+        #expect(try temp.store.tree.outboxItems(accountId: account).map(\.state) == [.draft], "only the new hi.eml")
+        #expect(try temp.store.sync.acceptedItems(accountId: account).map(\.id) == [item.id])
+        #expect(try temp.store.sync.transition(send: item.id, .filed) == .remove)
+        #expect(try temp.store.sync.outboxItem(id: item.id) == nil)
     }
 
     @Test("recipients reached are kept across attempts: a retry is for the others, in envelope order")
@@ -74,15 +74,15 @@ struct SendQueueTests {
         let account = try temp.account()
         let item = try queued(temp, account, "hi.eml")
         let now = Date()
-        try temp.store.transition(send: item.id, .claim, now: now)
+        try temp.store.sync.transition(send: item.id, .claim, now: now)
         let later = RecipientRefusal(address: "bob@example.org", reply: "452 4.5.3 too many recipients", isTransient: true)
-        try temp.store.transition(send: item.id, .answered(refused: [later]), deliveredTo: ["carol@example.org"], now: now)
-        let waiting = try #require(try temp.store.outboxItem(id: item.id))
+        try temp.store.sync.transition(send: item.id, .answered(refused: [later]), deliveredTo: ["carol@example.org"], now: now)
+        let waiting = try #require(try temp.store.sync.outboxItem(id: item.id))
         #expect(waiting.state == .queued && waiting.delivered == ["carol@example.org"])
         #expect(waiting.undelivered == ["bob@example.org"])
-        try temp.store.transition(send: item.id, .claim, now: waiting.notBefore)
-        try temp.store.transition(send: item.id, .answered(refused: []), deliveredTo: ["bob@example.org"])
-        let done = try #require(try temp.store.outboxItem(id: item.id))
+        try temp.store.sync.transition(send: item.id, .claim, now: waiting.notBefore)
+        try temp.store.sync.transition(send: item.id, .answered(refused: []), deliveredTo: ["bob@example.org"])
+        let done = try #require(try temp.store.sync.outboxItem(id: item.id))
         #expect(done.state == .accepted && done.deliveredTo == "bob@example.org\ncarol@example.org")
     }
 
@@ -92,14 +92,14 @@ struct SendQueueTests {
         let account = try temp.account()
         let item = try queued(temp, account, "hi.eml")
         try claim(temp, item)
-        #expect(try temp.store.transition(send: item.id, .discard) == .refuse)
-        #expect(try temp.store.transition(send: item.id, .retry) == .ignore)
-        #expect(try temp.store.outboxItem(id: item.id)?.state == .sending)
-        try temp.store.transition(send: item.id, .permanent("550 no such user"))
-        #expect(try temp.store.outboxItem(id: item.id)?.lastError == "550 no such user")
-        #expect(try temp.store.outboxCounts(accountId: account) == (0, 0, 1))
-        #expect(try temp.store.transition(send: item.id, .discard) == .remove)
-        #expect(try temp.store.transition(send: item.id, .discard) == .ignore)
+        #expect(try temp.store.sync.transition(send: item.id, .discard) == .refuse)
+        #expect(try temp.store.sync.transition(send: item.id, .retry) == .ignore)
+        #expect(try temp.store.sync.outboxItem(id: item.id)?.state == .sending)
+        try temp.store.sync.transition(send: item.id, .permanent("550 no such user"))
+        #expect(try temp.store.sync.outboxItem(id: item.id)?.lastError == "550 no such user")
+        #expect(try temp.store.tree.outboxCounts(accountId: account) == (0, 0, 1))
+        #expect(try temp.store.sync.transition(send: item.id, .discard) == .remove)
+        #expect(try temp.store.sync.transition(send: item.id, .discard) == .ignore)
     }
 
     @Test("a transient failure writes the retry; touch of a failed message gives it a fresh budget")
@@ -108,17 +108,17 @@ struct SendQueueTests {
         let account = try temp.account()
         let item = try queued(temp, account, "hi.eml")
         let now = Date()
-        try temp.store.transition(send: item.id, .claim, now: now)
-        try temp.store.transition(send: item.id, .transient("421 busy"), now: now)
-        let waiting = try #require(try temp.store.outboxItem(id: item.id))
+        try temp.store.sync.transition(send: item.id, .claim, now: now)
+        try temp.store.sync.transition(send: item.id, .transient("421 busy"), now: now)
+        let waiting = try #require(try temp.store.sync.outboxItem(id: item.id))
         #expect(waiting.state == .queued && waiting.attempts == 1 && waiting.lastError == "421 busy")
         #expect(abs(waiting.notBefore.timeIntervalSince(now) - 30) < 0.01)
-        try temp.store.transition(send: item.id, .claim, now: waiting.notBefore)
-        try temp.store.transition(send: item.id, .permanent("554 rejected"))
+        try temp.store.sync.transition(send: item.id, .claim, now: waiting.notBefore)
+        try temp.store.sync.transition(send: item.id, .permanent("554 rejected"))
         let later = now.addingTimeInterval(3600)
-        #expect(try temp.store.transition(send: item.id, .retry, now: later)
+        #expect(try temp.store.sync.transition(send: item.id, .retry, now: later)
                 == .update(state: .queued, attempts: 0, notBefore: later, error: nil, createdAt: later))
-        let touched = try #require(try temp.store.outboxItem(id: item.id))
+        let touched = try #require(try temp.store.sync.outboxItem(id: item.id))
         #expect(touched.state == .queued && touched.attempts == 0 && touched.lastError == nil)
         #expect(abs(touched.createdAt.timeIntervalSince(later)) < 0.01)
     }
@@ -129,13 +129,13 @@ struct SendQueueTests {
         let account = try temp.account()
         let sending = try queued(temp, account, "a.eml")
         let waiting = try queued(temp, account, "b.eml")
-        _ = try temp.store.createDraft(accountId: account, fileName: "c.eml")
+        _ = try temp.store.tree.createDraft(accountId: account, fileName: "c.eml")
         try claim(temp, sending)
         // A new process opens the same store.
         let reopened = try MailStore(directory: temp.directory)
-        try reopened.removeDrafts()
-        #expect(try reopened.recoverInterruptedSends(accountId: account, machine: SendStateMachine()) == 1)
-        let items = try reopened.outboxItems(accountId: account)
+        try reopened.tree.removeDrafts()
+        #expect(try reopened.sync.recoverInterruptedSends(accountId: account, machine: SendStateMachine()) == 1)
+        let items = try reopened.tree.outboxItems(accountId: account)
         #expect(items.map(\.fileName) == ["a.eml", "b.eml"] && items.allSatisfy { $0.state == .queued })
         #expect(items.last?.id == waiting.id)
     }
@@ -146,8 +146,8 @@ struct SendQueueTests {
         let account = try temp.account()
         let first = try queued(temp, account, "a.eml")
         _ = try queued(temp, account, "b.eml")
-        #expect(try !temp.store.renameOutboxItem(id: first.id, to: "b.eml"))
-        #expect(try temp.store.renameOutboxItem(id: first.id, to: "c.eml"))
-        #expect(try temp.store.outboxItem(id: first.id)?.fileName == "c.eml")
+        #expect(try !temp.store.tree.renameOutboxItem(id: first.id, to: "b.eml"))
+        #expect(try temp.store.tree.renameOutboxItem(id: first.id, to: "c.eml"))
+        #expect(try temp.store.sync.outboxItem(id: first.id)?.fileName == "c.eml")
     }
 }

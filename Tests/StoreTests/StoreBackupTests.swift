@@ -15,14 +15,14 @@ struct StoreBackupTests {
         let inbox = try temp.folder(account, "inbox", type: .inbox)
         let raws = (0..<400).map { n in Fixture.long(id: "\(n)@backup", subject: "Message \(n)", lines: 50 + n % 7 * 40) }
         for start in stride(from: 0, to: 200, by: 20) {
-            _ = try temp.store.ingest((start..<(start + 20)).map { temp.incoming(raws[$0], folder: inbox, uid: Int64($0 + 1)) },
+            _ = try temp.store.sync.ingest((start..<(start + 20)).map { temp.incoming(raws[$0], folder: inbox, uid: Int64($0 + 1)) },
                                       accountId: account)
         }
         // Another writer stores the rest and deletes the first ones while the backups run,
         // and its deletions' holes are punched meanwhile.
         let writing = Task.detached {
             for n in 200..<400 {
-                _ = try temp.store.ingest([temp.incoming(raws[n], folder: inbox, uid: Int64(n + 1))], accountId: account)
+                _ = try temp.store.sync.ingest([temp.incoming(raws[n], folder: inbox, uid: Int64(n + 1))], accountId: account)
                 try await temp.store.pool.write { db in
                     try db.execute(sql: "DELETE FROM email WHERE id = (SELECT MIN(id) FROM email)")
                 }
@@ -43,7 +43,7 @@ struct StoreBackupTests {
             let ids = try await copy.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM email") }
             #expect(!ids.isEmpty)
             for id in ids {
-                let raw = try #require(try copy.rawMessage(emailId: id))
+                let raw = try #require(try copy.tree.rawMessage(emailId: id))
                 guard let number = Self.number(in: raw) else {
                     let zeros = !raw.contains { $0 != 0 }
                     Issue.record("message \(id) in \(destination.lastPathComponent) reads as no message (all zeros: \(zeros))")
@@ -111,7 +111,7 @@ struct StoreBackupTests {
         let temp = try TemporaryStore()
         let account = try temp.account()
         let inbox = try temp.folder(account, "inbox", type: .inbox)
-        _ = try temp.store.ingest((1...count).map { n in
+        _ = try temp.store.sync.ingest((1...count).map { n in
             temp.incoming(Fixture.long(id: "\(n)@stored", subject: "Message \(n)", lines: lines), folder: inbox, uid: Int64(n))
         }, accountId: account)
         return temp

@@ -82,7 +82,7 @@ struct StoreCloseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try MailStore(directory: directory)
         let second = try MailStore(directory: directory)
-        _ = try first.ensureAccount(name: "mine", address: "me@example.org", isOffline: true)
+        _ = try first.sync.ensureAccount(name: "mine", address: "me@example.org", isOffline: true)
         try first.close()
         #expect(try Self.header(directory).openMark == .open)
         #expect(Self.size(directory, "mailfs.sqlite-wal") > 0)
@@ -97,7 +97,7 @@ struct StoreCloseTests {
         let temp = try TemporaryStore()
         try temp.store.close()
         #expect(throws: DatabaseError.self) { try temp.store.accounts() }
-        #expect(throws: DatabaseError.self) { try temp.store.ensureAccount(name: "late", address: "", isOffline: true) }
+        #expect(throws: DatabaseError.self) { try temp.store.sync.ensureAccount(name: "late", address: "", isOffline: true) }
     }
 
     // MARK: - Stores to damage
@@ -106,14 +106,14 @@ struct StoreCloseTests {
     static func storeWithChanges() throws -> (store: MailStore, directory: URL) {
         let directory = Fixture.temporaryDirectory("store-close")
         let store = try MailStore(directory: directory)
-        let account = try #require(try store.ensureAccount(name: "mine", address: "me@example.org", isOffline: true).id)
-        let inbox = try #require(try store.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id)
+        let account = try #require(try store.sync.ensureAccount(name: "mine", address: "me@example.org", isOffline: true).id)
+        let inbox = try #require(try store.sync.ensureFolder(accountId: account, path: "inbox", imapPath: "INBOX", type: .inbox).id)
         let messages = (1...20).map { n in
             IncomingMessage(raw: Fixture.message(id: "\(n)@close", subject: "Message \(n)"), folderId: inbox, uid: Int64(n),
                             flags: MessageFlags(), arrival: Date(timeIntervalSince1970: 1_790_000_000))
         }
-        for message in messages { _ = try store.ingest([message], accountId: account) }
-        _ = try store.ensureFolder(accountId: account, path: "Kept", imapPath: "Kept", type: .custom)
+        for message in messages { _ = try store.sync.ingest([message], accountId: account) }
+        _ = try store.sync.ensureFolder(accountId: account, path: "Kept", imapPath: "Kept", type: .custom)
         return (store, directory)
     }
 
@@ -121,10 +121,10 @@ struct StoreCloseTests {
         let account = try #require(try store.accounts().first)
         #expect(account.name == "mine")
         let id = try #require(account.id)
-        #expect(try store.folderMessageCount(accountId: id) == 20)
+        #expect(try store.tree.folderMessageCount(accountId: id) == 20)
         #expect(try store.folders(accountId: id).map(\.path).sorted() == ["Kept", "inbox"])
         let newest = try #require(try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM email") })
-        #expect(try store.rawMessage(emailId: newest) == Fixture.message(id: "20@close", subject: "Message 20"))
+        #expect(try store.tree.rawMessage(emailId: newest) == Fixture.message(id: "20@close", subject: "Message 20"))
     }
 
     /// The files a `kill -9` leaves: copied while the store is open and written.

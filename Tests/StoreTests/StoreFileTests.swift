@@ -73,7 +73,7 @@ struct StoreFileTests {
         #expect(try Self.pageSize(of: file) == 4096)
         let store = try MailStore(directory: directory)
         let account = try #require(try store.accounts().first)
-        #expect(try store.folderMessageCount(accountId: try #require(account.id)) == 50)
+        #expect(try store.tree.folderMessageCount(accountId: try #require(account.id)) == 50)
         #expect(try Self.pageSize(of: file) == 4096)
     }
 
@@ -100,7 +100,7 @@ struct StoreFileTests {
                                               body: String(repeating: "line \(n)\r\n", count: 200)))
         })
         let store = try MailStore(directory: directory)
-        _ = try MailboxImporter(store: store).importMail(from: maildir, account: "mine")
+        _ = try MailboxImporter(store: store.importer).importMail(from: maildir, account: "mine")
         try store.close()
     }
 

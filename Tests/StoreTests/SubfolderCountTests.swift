@@ -23,18 +23,18 @@ struct SubfolderCountTests {
         func parent(_ path: String) -> String? { path.lastIndex(of: "/").map { String(path[..<$0]) } }
         for folder in folders {
             let children = folders.filter { $0.isShown && parent($0.path) == folder.path }
-            let (found, count) = try #require(try temp.store.folderWithSubfolderCount(id: folder.id ?? -1))
+            let (found, count) = try #require(try temp.store.tree.folderWithSubfolderCount(id: folder.id ?? -1))
             #expect(found == folder)
             #expect(count == children.count, "\(folder.path)")
             for child in folders where parent(child.path) == folder.path {
                 let name = String(child.path.dropFirst(folder.path.count + 1))
-                let looked = try temp.store.shownSubfolder(named: name, of: folder.id ?? -1)
+                let looked = try temp.store.tree.shownSubfolder(named: name, of: folder.id ?? -1)
                 #expect(looked?.folder == (child.isShown ? child : nil), "\(child.path)")
                 #expect(looked.map(\.subfolders) == (child.isShown ? folders.filter { $0.isShown && parent($0.path) == child.path }.count : nil))
             }
         }
-        #expect(try temp.store.folderWithSubfolderCount(id: ids["A"] ?? -1)?.subfolders == 3)
-        #expect(try temp.store.shownSubfolder(named: "d", of: ids["A"] ?? -1) == nil, "not a direct child")
-        #expect(try temp.store.folderWithSubfolderCount(id: 999_999) == nil)
+        #expect(try temp.store.tree.folderWithSubfolderCount(id: ids["A"] ?? -1)?.subfolders == 3)
+        #expect(try temp.store.tree.shownSubfolder(named: "d", of: ids["A"] ?? -1) == nil, "not a direct child")
+        #expect(try temp.store.tree.folderWithSubfolderCount(id: 999_999) == nil)
     }
 }

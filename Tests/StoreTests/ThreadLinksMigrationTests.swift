@@ -46,15 +46,15 @@ struct ThreadLinksMigrationTests {
             #expect(keys == expected.sorted() && keys.count == 3)
             #expect(try Int64.fetchAll(db, sql: "SELECT id FROM thread WHERE isStale") == [2])
         }
-        #expect(try store.owesRethread(accountId: 1))
+        #expect(try store.sync.owesRethread(accountId: 1))
 
         let reply = IncomingMessage(raw: Fixture.message(id: "late@x", subject: "Re: Plans", inReplyTo: "<reply@x>"),
                                     folderId: 1, uid: 9, flags: MessageFlags(), arrival: Date())
-        _ = try store.ingest([reply], accountId: 1)
-        #expect(try store.rethread(accountId: 1) == [1, 2])
-        let threads = try store.threads(accountId: 1).sorted { $0.id < $1.id }
+        _ = try store.sync.ingest([reply], accountId: 1)
+        #expect(try store.sync.rethread(accountId: 1) == [1, 2])
+        let threads = try store.tree.threads(accountId: 1).sorted { $0.id < $1.id }
         #expect(threads.map(\.dirName) == ["2026-01-01 Plans", "2026-01-05 Lunch"])
         #expect(threads.map(\.messageCount) == [3, 1])
-        #expect(try !store.owesRethread(accountId: 1))
+        #expect(try !store.sync.owesRethread(accountId: 1))
     }
 }

@@ -169,15 +169,15 @@ struct BatchedFetchTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try MailStore(directory: directory)
-        let accountId = try store.ensureAccount(name: "work", address: "work@example.test", isOffline: false).id ?? -1
-        let folderId = try store.ensureFolder(accountId: accountId, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
+        let accountId = try store.sync.ensureAccount(name: "work", address: "work@example.test", isOffline: false).id ?? -1
+        let folderId = try store.sync.ensureFolder(accountId: accountId, path: "inbox", imapPath: "INBOX", type: .inbox).id ?? -1
         if elsewhere {
-            let archive = try store.ensureFolder(accountId: accountId, path: "Archive", imapPath: "Archive", type: .archive).id ?? -1
+            let archive = try store.sync.ensureFolder(accountId: accountId, path: "Archive", imapPath: "Archive", type: .archive).id ?? -1
             let raw = Array("Message-ID: <archived@batch.test>\r\nSubject: Archived\r\n\r\nold\r\n".utf8)
-            _ = try store.ingest([IncomingMessage(raw: raw, folderId: archive, uid: 1, flags: MessageFlags(), arrival: Date())],
+            _ = try store.sync.ingest([IncomingMessage(raw: raw, folderId: archive, uid: 1, flags: MessageFlags(), arrival: Date())],
                                  accountId: accountId)
         }
-        let synchronizer = FolderSynchronizer(store: store, accountId: accountId, windowDays: 30, rawStoreMaxBytes: 1024,
+        let synchronizer = FolderSynchronizer(store: store.sync, accountId: accountId, windowDays: 30, rawStoreMaxBytes: 1024,
                                               log: EventLog(), progress: { _, _ in }, logger: Logger(label: "test"))
         let server = ScriptedPeer()
         try await server.activate(port: 143)

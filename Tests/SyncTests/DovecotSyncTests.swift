@@ -26,11 +26,11 @@ struct DovecotSyncTests: FolderSeeding {
             let messages = try harness.messages("work", folder)
             try await harness.expectAgreement("work", user: "alice", folder: folder)
             #expect(messages.count == ids.count)
-            let stored = try messages.filter { try harness.store.rawMessage(emailId: $0.id) != nil }
+            let stored = try messages.filter { try harness.store.tree.rawMessage(emailId: $0.id) != nil }
             #expect(stored.count == ids.count - 2, "messages over raw_store_max_kb are not stored whole")
             let big = try #require(messages.first { $0.sizeBytes > 256 * 1024 })
-            #expect(try harness.store.rawMessage(emailId: big.id) == nil)
-            #expect(try harness.store.messages(matching: SearchParser.parse("large"), in: .account(harness.accountId("work")))
+            #expect(try harness.store.tree.rawMessage(emailId: big.id) == nil)
+            #expect(try harness.store.tree.messages(matching: SearchParser.parse("large"), in: .account(harness.accountId("work")))
                 .contains { $0.id == big.id })
             #expect(try harness.folder("work", "inbox").type == .inbox)
             #expect(try harness.store.account(named: "work")?.lastSyncDate != nil)
@@ -59,10 +59,10 @@ struct DovecotSyncTests: FolderSeeding {
             #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
             let messages = try harness.messages("work", folder)
             #expect(messages.count == 4)
-            for message in messages { #expect(try harness.store.rawMessage(emailId: message.id) == nil, "stored in part") }
+            for message in messages { #expect(try harness.store.tree.rawMessage(emailId: message.id) == nil, "stored in part") }
             let account = try harness.accountId("work")
             for word in ["zebraone", "zebratwo", "zebrathree", "zebrafour"] {
-                let found = try harness.store.messages(matching: SearchParser.parse(word), in: .account(account))
+                let found = try harness.store.tree.messages(matching: SearchParser.parse(word), in: .account(account))
                 #expect(found.count == 1, "\(word): \(found.count) messages")
             }
             // The index takes the plain text when there is one; the HTML is kept beside it.
@@ -73,7 +73,7 @@ struct DovecotSyncTests: FolderSeeding {
             #expect(htmls.filter { $0.contains("zebratwohtml") }.count == 1 && htmls.filter { $0.contains("zebrafourhtml") }.count == 1,
                     "\(htmls.map { $0.prefix(40) })")
             let withAttachment = try #require(messages.first { $0.fileName.contains("zebrafour") })
-            #expect(try harness.store.attachments(ofEmail: withAttachment.id).map(\.fileName) == ["four.bin"])
+            #expect(try harness.store.sync.attachments(ofEmail: withAttachment.id).map(\.fileName) == ["four.bin"])
         }
     }
 
@@ -87,9 +87,9 @@ struct DovecotSyncTests: FolderSeeding {
             try await TestServers.seed(["copy", "--user", "alice", "--mailbox", first, "--uids", "1:*", "--to", copy])
             // Only these two folders, in a store that holds nothing yet.
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
-            let account = try harness.store.ensureAccount(name: "work", address: try TestServers.env("ALICE_EMAIL"), isOffline: false)
+            let account = try harness.store.sync.ensureAccount(name: "work", address: try TestServers.env("ALICE_EMAIL"), isOffline: false)
             for path in [first, copy] {
-                _ = try harness.store.ensureFolder(accountId: account.id ?? -1, path: path, imapPath: path, type: .custom)
+                _ = try harness.store.sync.ensureFolder(accountId: account.id ?? -1, path: path, imapPath: path, type: .custom)
             }
             let stored = try await harness.syncFolder("work", first)
             #expect(stored.added == count && stored.failed == 0, "\(stored)")
@@ -101,7 +101,7 @@ struct DovecotSyncTests: FolderSeeding {
             }
             #expect(messageIds.count == count && Set(messageIds) == Set(ids))
             #expect(try harness.messages("work", copy).map(\.id).sorted() == messages.map(\.id).sorted())
-            #expect(try harness.store.rawMessage(emailId: try #require(messages.first { $0.sizeBytes > 256 * 1024 }).id) == nil)
+            #expect(try harness.store.tree.rawMessage(emailId: try #require(messages.first { $0.sizeBytes > 256 * 1024 }).id) == nil)
         }
     }
 
@@ -154,7 +154,7 @@ struct DovecotSyncTests: FolderSeeding {
             try await TestServers.seed(["flag", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>", "--add", "\\Flagged \\Seen"])
             try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[1])>"])
             try await TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[2])>", "--to", target])
-            let movedBefore = try harness.store.messages(inFolder: harness.folder("work", folder).id ?? -1)
+            let movedBefore = try harness.store.tree.messages(inFolder: harness.folder("work", folder).id ?? -1)
                 .first { $0.fileName.contains("Incr 2") }?.id
 
             await harness.sync("work")
@@ -169,7 +169,7 @@ struct DovecotSyncTests: FolderSeeding {
             for path in [folder, target] { try await harness.expectAgreement("work", user: "alice", folder: path) }
             #expect(moved.count == 1)
             #expect(moved.first?.id == movedBefore, "a moved message keeps its identity: no second download")
-            #expect(try harness.store.messages(matching: SearchParser.parse("Incr 1"), in: .account(harness.accountId("work"))).isEmpty,
+            #expect(try harness.store.tree.messages(matching: SearchParser.parse("Incr 1"), in: .account(harness.accountId("work"))).isEmpty,
                     "an expunged message is gone from the store")
         }
     }
@@ -192,7 +192,7 @@ struct DovecotSyncTests: FolderSeeding {
 
             await harness.sync("work")
             #expect(harness.failedOnlyElsewhere("work", mine: [first, second]), "\(harness.log("work"))")
-            let threads = try harness.store.threads(accountId: harness.accountId("work"))
+            let threads = try harness.store.tree.threads(accountId: harness.accountId("work"))
             let joined = threads.filter { $0.dirName.hasSuffix(" Cycle 0") }
             #expect(joined.map(\.messageCount) == [2], "the reply joined its thread: \(joined)")
             let alone = threads.filter { $0.dirName.hasSuffix(" CycleB alone") }
@@ -212,16 +212,16 @@ struct DovecotSyncTests: FolderSeeding {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"), timing: timing)
             await harness.sync("work")
             let accountId = try harness.accountId("work")
-            let before = try harness.store.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
+            let before = try harness.store.tree.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
             #expect(before.map(\.messageCount) == [2], "\(before)")
 
             try await TestServers.seed(["expunge", "--user", "alice", "--mailbox", folder, "--message-id", "<\(folder)-reply@test>"])
             await harness.sync("work")
             #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
             #expect(try harness.messages("work", folder).count == 1)
-            let after = try harness.store.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
+            let after = try harness.store.tree.threads(accountId: accountId).filter { $0.dirName.hasSuffix(" Gone 0") }
             #expect(after.map(\.messageCount) == [1], "\(after)")
-            #expect(try !harness.store.owesRethread(accountId: accountId))
+            #expect(try !harness.store.sync.owesRethread(accountId: accountId))
         }
     }
 
@@ -232,17 +232,17 @@ struct DovecotSyncTests: FolderSeeding {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let accountId = try harness.accountId("work")
-            #expect(try !harness.store.owesRethread(accountId: accountId))
+            #expect(try !harness.store.sync.owesRethread(accountId: accountId))
             try await harness.store.pool.write { db in
                 try db.execute(sql: "UPDATE email SET threadId = NULL WHERE accountId = ?", arguments: [accountId])
                 try db.execute(sql: "DELETE FROM thread WHERE accountId = ?", arguments: [accountId])
             }
-            #expect(try harness.store.owesRethread(accountId: accountId))
+            #expect(try harness.store.sync.owesRethread(accountId: accountId))
 
             await harness.sync("work")
             #expect(harness.failedOnlyElsewhere("work", mine: [folder]), "\(harness.log("work"))")
-            #expect(try !harness.store.owesRethread(accountId: accountId))
-            #expect(try harness.store.threads(accountId: accountId).contains { $0.dirName.hasSuffix(" Unthreaded 0") })
+            #expect(try !harness.store.sync.owesRethread(accountId: accountId))
+            #expect(try harness.store.tree.threads(accountId: accountId).contains { $0.dirName.hasSuffix(" Unthreaded 0") })
         }
     }
 

@@ -59,25 +59,25 @@ struct LazyContentTests {
             let raw = AttachmentMessages.mixed(id: "lazy-\(UUID().uuidString)@test", subject: "Lazy round trip", attachments: attachments)
             let (harness, folder) = try await syncedFolder("Lazy", [raw])
             let message = try #require(try harness.messages("work", folder).first)
-            #expect(try harness.store.rawMessage(emailId: message.id) == nil)
+            #expect(try harness.store.tree.rawMessage(emailId: message.id) == nil)
             #expect(message.sizeBytes == Int64(raw.count), "st_size is RFC822.SIZE before any download")
             #expect(try await content(harness, .message(message.id)) == raw, "the .eml differs from what was appended")
 
-            let stored = try harness.store.attachments(ofEmail: message.id)
+            let stored = try harness.store.sync.attachments(ofEmail: message.id)
             #expect(stored.map(\.fileName) == ["small.bin", "notes.txt", "résumé ✓.pdf", "Отчёт.bin"])
             for (record, fixture) in zip(stored, attachments) {
                 let bytes = try await content(harness, ContentKey(emailId: message.id, partId: record.partId))
                 #expect(bytes == fixture.decoded, "\(record.fileName): \(bytes.count) vs \(fixture.decoded.count) bytes")
-                let after = try #require(try harness.store.attachment(id: record.id ?? -1))
+                let after = try #require(try harness.store.tree.attachment(id: record.id ?? -1))
                 #expect(after.sizeIsExact && after.isDownloaded && after.sizeBytes == Int64(fixture.decoded.count))
                 #expect(after.cachePath?.hasPrefix(harness.directory.path) == true, "content stays in the store directory")
             }
             let cacheDir = harness.directory.appendingPathComponent("cache")
             let mode = try FileManager.default.attributesOfItem(
-                atPath: try #require(try harness.store.attachment(id: stored[0].id ?? -1)?.cachePath))[.posixPermissions] as? Int
+                atPath: try #require(try harness.store.tree.attachment(id: stored[0].id ?? -1)?.cachePath))[.posixPermissions] as? Int
             #expect(mode == 0o600)
             #expect((try FileManager.default.attributesOfItem(atPath: cacheDir.path)[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
-            #expect(try harness.store.cacheUsage(accountId: harness.accountId("work")) > 25 << 20)
+            #expect(try harness.store.tree.cacheUsage(accountId: harness.accountId("work")) > 25 << 20)
         }
     }
 
@@ -94,7 +94,7 @@ struct LazyContentTests {
                                                 image: image, attachment: sheet, forwarded: forwarded)
             let (harness, folder) = try await syncedFolder("Nested", [raw])
             let message = try #require(try harness.messages("work", folder).first)
-            let stored = try harness.store.attachments(ofEmail: message.id)
+            let stored = try harness.store.sync.attachments(ofEmail: message.id)
             let expected: [String: [UInt8]] = ["logo.png": image.decoded, "sheet.csv": sheet.decoded]
             for record in stored {
                 let bytes = try await content(harness, ContentKey(emailId: message.id, partId: record.partId))
@@ -118,7 +118,7 @@ struct LazyContentTests {
             let raw = AttachmentMessages.mixed(id: "flight-\(UUID().uuidString)@test", subject: "Flight", attachments: [attachment])
             let (harness, folder) = try await syncedFolder("Flight", [raw])
             let message = try #require(try harness.messages("work", folder).first)
-            let part = try #require(try harness.store.attachments(ofEmail: message.id).first?.partId)
+            let part = try #require(try harness.store.sync.attachments(ofEmail: message.id).first?.partId)
             let key = ContentKey(emailId: message.id, partId: part)
             let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 for _ in 0..<8 { group.addTask { try await content(harness, key) } }
@@ -142,20 +142,20 @@ struct LazyContentTests {
             }
             let (harness, folder) = try await syncedFolder("Evict", messages, extra: "cache_limit_mb = 1")
             let keys = try harness.messages("work", folder).sorted { $0.fileName < $1.fileName }.map { message in
-                ContentKey(emailId: message.id, partId: try #require(try harness.store.attachments(ofEmail: message.id).first?.partId))
+                ContentKey(emailId: message.id, partId: try #require(try harness.store.sync.attachments(ofEmail: message.id).first?.partId))
             }
             #expect(keys.count == 3)
             for key in keys { _ = try await content(harness, key) }
             let accountId = try harness.accountId("work")
-            #expect(try harness.store.cacheUsage(accountId: accountId) <= 1 << 20)
+            #expect(try harness.store.tree.cacheUsage(accountId: accountId) <= 1 << 20)
             #expect(try harness.store.cachedContent(keys[0]) == nil, "the oldest read is evicted")
             #expect(try harness.store.cachedContent(keys[2]) != nil)
-            let evicted = try #require(try harness.store.attachments(ofEmail: keys[0].emailId).first)
+            let evicted = try #require(try harness.store.sync.attachments(ofEmail: keys[0].emailId).first)
             #expect(!evicted.isDownloaded && evicted.cachePath == nil && evicted.sizeIsExact)
             #expect(try await content(harness, keys[0]).count == 600_000)
             #expect(downloads(harness) == 4)
             #expect(try harness.store.clearCache(accountId: accountId) > 0)
-            #expect(try harness.store.cacheUsage(accountId: accountId) == 0)
+            #expect(try harness.store.tree.cacheUsage(accountId: accountId) == 0)
         }
     }
 

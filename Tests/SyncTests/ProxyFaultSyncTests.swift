@@ -143,7 +143,7 @@ struct ProxyFaultSyncTests {
     static func stored(_ harness: SyncHarness, _ folder: String) throws -> [MessageEntry] {
         guard let id = try harness.store.account(named: "dave")?.id,
               let record = try harness.store.folders(accountId: id).first(where: { $0.path == folder }) else { return [] }
-        return try harness.store.messages(inFolder: record.id ?? -1)
+        return try harness.store.tree.messages(inFolder: record.id ?? -1)
     }
 
     /// Whether `work` ends within `seconds`. It runs in a task of its own, so a hang is

@@ -57,23 +57,23 @@ struct RecipientLimitSendingTests {
             let recipients = try RecipientCopies.addresses(6)
             let item = try SendingTests.queue(harness, "work", to: recipients.joined(separator: ", "), subject: subject)
             let sender = try #require(harness.coordinator.accounts["work"]?.sender)
-            guard case .update(state: .sending, _, _, _, _) = try harness.store.transition(send: item.id, .claim) else {
+            guard case .update(state: .sending, _, _, _, _) = try harness.store.sync.transition(send: item.id, .claim) else {
                 Issue.record("not claimed")
                 return
             }
             let store = harness.store
-            let data = try #require(try store.outboxData(id: item.id))
+            let data = try #require(try store.sync.outboxData(id: item.id))
             // The limit port takes three, then would go on: the first transaction alone is
             // sent to those three, through the sender's own transmitter and callback.
             let first = await sender.transmitter.send(data: data, envelopeFrom: item.envelopeFrom,
                                                       recipients: Array(recipients.prefix(3)),
-                                                      onDelivered: { store.noteDelivered(send: item.id, to: $0) })
+                                                      onDelivered: { store.sync.noteDelivered(send: item.id, to: $0) })
             #expect(first == .answered(refused: [], sizeLimit: 10_240_000), "\(first)")
 
-            #expect(try store.recoverDeliveries() == 0, "three recipients are still to reach")
-            #expect(try store.recoverInterruptedSends(accountId: item.accountId, machine: sender.machine) == 1)
+            #expect(try store.sync.recoverDeliveries() == 0, "three recipients are still to reach")
+            #expect(try store.sync.recoverInterruptedSends(accountId: item.accountId, machine: sender.machine) == 1)
             _ = await sender.sendDue(accountId: item.accountId)
-            #expect(try store.outboxItem(id: item.id) == nil, "\(harness.log("work"))")
+            #expect(try store.sync.outboxItem(id: item.id) == nil, "\(harness.log("work"))")
             #expect(harness.log("work").contains("to the 3 recipient(s) not reached yet"), "\(harness.log("work"))")
             let copies = try await RecipientCopies.settled(subject: subject, recipients: recipients)
             #expect(copies.values.allSatisfy { $0 == 1 }, "\(copies.sorted { $0.key < $1.key })")

@@ -27,14 +27,14 @@ struct RetentionSyncTests {
             #expect(try harness.counts("work", folder) == .agreeing(on: 3), "\(harness.log("work"))")
             let accountId = try harness.accountId("work")
             let pendingOne = try #require(synced.first { $0.dateReceived < Date().addingTimeInterval(-30 * 86_400) })
-            try harness.store.changeFlag(.seen, to: true, emailId: pendingOne.id, context: WriteContext(
+            try harness.store.tree.changeFlag(.seen, to: true, emailId: pendingOne.id, context: WriteContext(
                 accountId: accountId, isOffline: false, isGmail: false, deleteGuard: 100))
 
             let narrower = try TestServers.config(try TestServers.accountTOML(name: "work", user: "alice",
                                                                                extra: "sync_window_days = 7"))
             let activities = AccountActivities(profiles: [])
             let activity = activities.activity(named: "work", address: "")
-            let coordinator = SyncCoordinator(config: narrower, store: harness.store, activities: activities)
+            let coordinator = SyncCoordinator(config: narrower, store: harness.store.sync, activities: activities)
             _ = await coordinator.syncOnce(account: "work")
             let kept = try harness.messages("work", folder)
             // The source now is what the 7-day window holds, and the message with a pending change.

@@ -65,10 +65,10 @@ struct SameMessageSyncTests {
             let listed = try harness.messages("work", folder)
             #expect(Set(listed.map(\.sizeBytes)) == Set([torture, fragment, resent].map { Int64($0.count) }))
             let large = try #require(listed.first { $0.sizeBytes == Int64(torture.count) })
-            #expect(try harness.store.rawMessage(emailId: large.id) == nil, "over raw_store_max_kb: stored in part")
+            #expect(try harness.store.tree.rawMessage(emailId: large.id) == nil, "over raw_store_max_kb: stored in part")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: try await harness.coordinator.content(.message(large.id)).file().path))
             #expect([UInt8](bytes) == torture, "the torture test's file holds the torture test")
-            let small = try listed.compactMap { try harness.store.rawMessage(emailId: $0.id) }
+            let small = try listed.compactMap { try harness.store.tree.rawMessage(emailId: $0.id) }
             #expect(Set(small) == [fragment, resent])
         }
     }
@@ -115,14 +115,14 @@ struct SameMessageSyncTests {
             let folder = try await seeded("SameIdReset", [torture, fragment, small, small])
             let harness = try await syncedHarness()
             let before = try harness.messages("work", folder)
-            let bytes = try Dictionary(uniqueKeysWithValues: before.map { ($0.id, try harness.store.rawMessage(emailId: $0.id)) })
+            let bytes = try Dictionary(uniqueKeysWithValues: before.map { ($0.id, try harness.store.tree.rawMessage(emailId: $0.id)) })
             try await TestServers.seed(["reset-uidvalidity", "--user", "alice", "--mailbox", folder])
             await harness.sync("work")
             try await harness.expectAgreement("work", user: "alice", folder: folder)
             let after = try harness.messages("work", folder)
             #expect(Set(after.map(\.id)) == Set(before.map(\.id)), "\(harness.log("work"))")
             for message in after {
-                #expect(try harness.store.rawMessage(emailId: message.id) == bytes[message.id] ?? nil)
+                #expect(try harness.store.tree.rawMessage(emailId: message.id) == bytes[message.id] ?? nil)
             }
         }
     }
@@ -139,7 +139,7 @@ struct SameMessageSyncTests {
             let id = "appended-\(UUID().uuidString)@test"
             let harness = try await syncedHarness()
             let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)
-            _ = try harness.store.recordAppend(Array(template.replacingOccurrences(of: "%ID%", with: id).utf8),
+            _ = try harness.store.tree.recordAppend(Array(template.replacingOccurrences(of: "%ID%", with: id).utf8),
                                                folderId: try harness.folder("work", folder).id ?? -1,
                                                flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
@@ -158,7 +158,7 @@ struct SameMessageSyncTests {
             let harness = try await syncedHarness()
             let mine = TestServers.message(id: id, subject: "Mine", body: "my edited copy\r\n").bytes
             let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)
-            _ = try harness.store.recordAppend(mine, folderId: try harness.folder("work", folder).id ?? -1,
+            _ = try harness.store.tree.recordAppend(mine, folderId: try harness.folder("work", folder).id ?? -1,
                                                flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             #expect(try await TestServers.count(user: "alice", mailbox: folder) == 2, "\(harness.log("work"))")
@@ -176,7 +176,7 @@ struct SameMessageSyncTests {
             let harness = try await syncedHarness()
             let moved = try #require(try harness.messages("work", source).first)
             let context = WriteContext(accountId: try harness.accountId("work"), isOffline: false, isGmail: false, deleteGuard: 100)
-            try harness.store.record(.move(fromFolder: try harness.folder("work", source).id ?? -1,
+            try harness.store.tree.record(.move(fromFolder: try harness.folder("work", source).id ?? -1,
                                            toFolder: try harness.folder("work", target).id ?? -1),
                                      emailId: moved.id, context: context)
             // Meanwhile another client deletes it, and files another message with its Message-ID.
@@ -187,7 +187,7 @@ struct SameMessageSyncTests {
             await harness.sync("work")
             for folder in [source, target] { try await harness.expectAgreement("work", user: "alice", folder: folder) }
             let listed = try #require(try harness.messages("work", target).first)
-            #expect(try harness.store.rawMessage(emailId: listed.id) == other, "the target's file holds the target's message")
+            #expect(try harness.store.tree.rawMessage(emailId: listed.id) == other, "the target's file holds the target's message")
         }
     }
 }

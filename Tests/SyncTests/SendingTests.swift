@@ -29,21 +29,21 @@ struct SendingTests {
         let draft = try queue(harness, account, to: recipients, subject: subject)
         let sender = try #require(harness.coordinator.accounts[account]?.sender)
         _ = await sender.sendDue(accountId: draft.accountId)
-        return try harness.store.outboxItem(id: draft.id)
+        return try harness.store.sync.outboxItem(id: draft.id)
     }
 
     /// Queues a message from `account` as close() in outbox/ does; returns its row.
     static func queue(_ harness: SyncHarness, _ account: String, to recipients: String, subject: String) throws -> OutboxItem {
         let config = try #require(harness.config.account(named: account))
-        let accountId = try #require(try harness.store.ensureAccount(name: account, address: config.address, isOffline: false).id)
+        let accountId = try #require(try harness.store.sync.ensureAccount(name: account, address: config.address, isOffline: false).id)
         let raw = Array("To: \(recipients)\nSubject: \(subject)\n\nSent by the test.\n".utf8)
         let prepared = try OutgoingPreparer.prepare(raw, policy: OutgoingPolicy(accountAddress: config.address),
                                                     now: Date(), uniqueToken: UUID().uuidString).get()
-        let draft = try #require(try harness.store.createDraft(accountId: accountId, fileName: "\(subject).eml"))
-        _ = try harness.store.enqueue(draft: draft.id, OutgoingMessage(
+        let draft = try #require(try harness.store.tree.createDraft(accountId: accountId, fileName: "\(subject).eml"))
+        _ = try harness.store.sync.enqueue(draft: draft.id, OutgoingMessage(
             fileName: draft.fileName, data: prepared.data, envelopeFrom: prepared.envelopeFrom,
             recipients: prepared.recipients), undoDelay: 0)
-        return try #require(try harness.store.outboxItem(id: draft.id))
+        return try #require(try harness.store.sync.outboxItem(id: draft.id))
     }
 
     /// Waits (LMTP delivery takes up to a second) until `user`'s mailbox holds `subject`;
@@ -70,7 +70,7 @@ struct SendingTests {
             let sent = try await TestServers.seed(["list", "--user", "alice", "--mailbox", "Sent"])
                 .split(separator: "\n").filter { $0.hasSuffix("\t\(subject)") }
             #expect(sent.count == 1 && sent.first?.contains("\\Seen") == true, "\(sent)")
-            #expect(try harness.store.acceptedItems(accountId: harness.accountId("work")).isEmpty)
+            #expect(try harness.store.sync.acceptedItems(accountId: harness.accountId("work")).isEmpty)
         }
     }
 
@@ -84,8 +84,8 @@ struct SendingTests {
             #expect(try await Self.delivered(subject, to: "bob") == 1)
             let sent = try await TestServers.seed(["list", "--user", "gmail", "--mailbox", "[Gmail]/Sent Mail"])
             #expect(!sent.contains(subject))
-            #expect(try harness.store.outboxItems(accountId: harness.accountId("gmail")).isEmpty)
-            #expect(try harness.store.acceptedItems(accountId: harness.accountId("gmail")).isEmpty)
+            #expect(try harness.store.tree.outboxItems(accountId: harness.accountId("gmail")).isEmpty)
+            #expect(try harness.store.sync.acceptedItems(accountId: harness.accountId("gmail")).isEmpty)
         }
     }
 
@@ -151,7 +151,7 @@ struct SendingTests {
             #expect(first.state == .failed, "a second refusal is final: \(harness.log("oauth"))")
             let calls = try String(contentsOf: dir.appendingPathComponent("calls"), encoding: .utf8)
             #expect(calls.split(separator: "\n").count == 2, "the token command ran again once")
-            #expect(try harness.store.transition(send: first.id, .retry) != .ignore)
+            #expect(try harness.store.sync.transition(send: first.id, .retry) != .ignore)
             let sender = try #require(harness.coordinator.accounts["oauth"]?.sender)
             _ = await sender.sendDue(accountId: first.accountId)
             #expect(try await Self.delivered(subject, to: "bob") == 1, "\(harness.log("oauth"))")
@@ -169,7 +169,7 @@ struct SendingTests {
                     "\(first)")
             let sender = try #require(harness.coordinator.accounts["work"]?.sender)
             for _ in 0..<3 { _ = await sender.sendDue(accountId: first.accountId) }
-            let last = try #require(try harness.store.outboxItem(id: first.id))
+            let last = try #require(try harness.store.sync.outboxItem(id: first.id))
             #expect(last.state == .failed && last.lastError?.contains("gave up after 4 attempts") == true, "\(last)")
         }
     }
@@ -178,15 +178,15 @@ struct SendingTests {
     func sendTimeout() async throws {
         try await SharedServers.shared {
             let harness = try SyncHarness(try Self.sendingTOML(name: "work", user: "alice"))
-            let accountId = try #require(try harness.store.ensureAccount(name: "work", address: "alice@example.test", isOffline: false).id)
-            let draft = try #require(try harness.store.createDraft(accountId: accountId, fileName: "old.eml"))
+            let accountId = try #require(try harness.store.sync.ensureAccount(name: "work", address: "alice@example.test", isOffline: false).id)
+            let draft = try #require(try harness.store.tree.createDraft(accountId: accountId, fileName: "old.eml"))
             let dayAgo = Date().addingTimeInterval(-25 * 3600)
-            _ = try harness.store.enqueue(draft: draft.id, OutgoingMessage(
+            _ = try harness.store.sync.enqueue(draft: draft.id, OutgoingMessage(
                 fileName: "old.eml", data: Array("To: bob@example.test\r\n\r\nold\r\n".utf8),
                 envelopeFrom: "alice@example.test", recipients: ["bob@example.test"]), undoDelay: 0, now: dayAgo)
             let sender = try #require(harness.coordinator.accounts["work"]?.sender)
             _ = await sender.sendDue(accountId: accountId)
-            let item = try #require(try harness.store.outboxItem(id: draft.id))
+            let item = try #require(try harness.store.sync.outboxItem(id: draft.id))
             #expect(item.state == .failed && item.lastError?.hasPrefix("send timeout") == true, "\(item)")
             #expect(!harness.log("work").contains("sending old.eml"))
         }

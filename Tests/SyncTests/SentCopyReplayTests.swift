@@ -26,8 +26,8 @@ struct SentCopyReplayTests {
             + "[accounts.work.smtp]\nhost = \"127.0.0.1\"\nport = \(try TestServers.env("SMTPS_PORT"))\nsecurity = \"tls\"\n"
         let harness = try SyncHarness(toml)
         let item = try SendingTests.queue(harness, "work", to: "bob@example.test", subject: subject)
-        try harness.store.transition(send: item.id, .claim)
-        try harness.store.transition(send: item.id, .answered(refused: []), deliveredTo: item.recipients)
+        try harness.store.sync.transition(send: item.id, .claim)
+        try harness.store.sync.transition(send: item.id, .answered(refused: []), deliveredTo: item.recipients)
         let appender = try #require(harness.coordinator.accounts["work"]?.sender?.sentCopies)
         return (harness, item, appender)
     }
@@ -46,10 +46,10 @@ struct SentCopyReplayTests {
             await harness.sync("work")
             let copy = try await appender.putInSent(itemId: item.id)
             #expect(copy?.appended == true)
-            #expect(try harness.store.outboxItem(id: item.id)?.state == .filing)
+            #expect(try harness.store.sync.outboxItem(id: item.id)?.state == .filing)
             // The restart's round.
             await appender.appendPending(accountId: item.accountId)
-            #expect(try harness.store.outboxItem(id: item.id) == nil, "\(harness.log("work"))")
+            #expect(try harness.store.sync.outboxItem(id: item.id) == nil, "\(harness.log("work"))")
             #expect(harness.log("work").contains("copy found in"), "\(harness.log("work"))")
             #expect(try await Self.sentCount(subject, on: server) == 1)
         }
@@ -61,9 +61,9 @@ struct SentCopyReplayTests {
             let subject = "Sent unsent \(UUID().uuidString.prefix(8))"
             let (harness, item, appender) = try Self.accepted(on: server, subject: subject)
             await harness.sync("work")
-            try harness.store.transition(send: item.id, .appendingCopy)
+            try harness.store.sync.transition(send: item.id, .appendingCopy)
             await appender.appendPending(accountId: item.accountId)
-            #expect(try harness.store.outboxItem(id: item.id) == nil, "\(harness.log("work"))")
+            #expect(try harness.store.sync.outboxItem(id: item.id) == nil, "\(harness.log("work"))")
             #expect(harness.log("work").contains("copy saved in"), "\(harness.log("work"))")
             #expect(try await Self.sentCount(subject, on: server) == 1)
         }

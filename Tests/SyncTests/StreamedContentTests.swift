@@ -19,7 +19,7 @@ struct StreamedContentTests {
             let raw = AttachmentMessages.mixed(id: "cut-\(UUID().uuidString)@test", subject: "Cut", attachments: [attachment])
             let (harness, folder) = try await lazy.syncedFolder("Cut", [raw])
             let message = try #require(try harness.messages("work", folder).first)
-            let key = ContentKey(emailId: message.id, partId: try #require(try harness.store.attachments(ofEmail: message.id).first?.partId))
+            let key = ContentKey(emailId: message.id, partId: try #require(try harness.store.sync.attachments(ofEmail: message.id).first?.partId))
 
             // Downloads through a proxy that cuts the first connection 1 MiB into what the
             // server sends: inside the 8 MiB literal. Later connections pass.
@@ -30,7 +30,7 @@ struct StreamedContentTests {
                     .replacingOccurrences(of: "port = \(imapsPort)", with: "port = \(proxy.port)")
                 let config = try TestServers.config(toml)
                 let activities = AccountActivities(profiles: config.accounts.map(AccountProfile.init))
-                let downloads = SyncCoordinator(config: config, store: harness.store, activities: activities)
+                let downloads = SyncCoordinator(config: config, store: harness.store.sync, activities: activities)
 
                 guard case .streaming(let stream) = try await downloads.content(key) else {
                     Issue.record("expected a download to read while it arrives")

@@ -79,7 +79,7 @@ final class SyncHarness: Sendable {
         (store, directory) = try MailStore.temporary()
         config = try TestServers.config(toml)
         activities = AccountActivities(profiles: config.accounts.map(AccountProfile.init))
-        coordinator = SyncCoordinator(config: config, store: store, activities: activities, timing: timing)
+        coordinator = SyncCoordinator(config: config, store: store.sync, activities: activities, timing: timing)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -116,7 +116,7 @@ final class SyncHarness: Sendable {
     }
 
     func messages(_ account: String, _ path: String) throws -> [MessageEntry] {
-        try store.messages(inFolder: folder(account, path).id ?? -1)
+        try store.tree.messages(inFolder: folder(account, path).id ?? -1)
     }
 
     /// Files listed in the folder, their distinct names and its `.status` count.
@@ -130,7 +130,7 @@ final class SyncHarness: Sendable {
         let logger = Logger(label: "test.folder")
         let connection = try await AccountConnector(account: settings, timing: SyncTiming(), logger: logger).open(phase: { _ in })
         let synchronizer = FolderSynchronizer(
-            store: store, accountId: try accountId(account), windowDays: settings.settings.syncWindowDays + days,
+            store: store.sync, accountId: try accountId(account), windowDays: settings.settings.syncWindowDays + days,
             rawStoreMaxBytes: settings.settings.rawStoreMaxBytes, log: EventLog(), progress: { _, _ in }, logger: logger)
         do {
             let result = try await synchronizer.sync(try folder(account, path), over: connection)

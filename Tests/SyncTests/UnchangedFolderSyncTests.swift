@@ -72,8 +72,8 @@ struct UnchangedFolderSyncTests: FolderSeeding {
         try await SharedServers.shared {
             let (harness, folder) = try await syncedFolder()
             let record = try harness.folder("work", folder)
-            let uid = try #require(try harness.store.knownMessages(folderId: record.id ?? -1).keys.min())
-            #expect(try harness.store.removeFromFolder(folderId: record.id ?? -1, uids: [uid]) == 1)
+            let uid = try #require(try harness.store.sync.knownMessages(folderId: record.id ?? -1).keys.min())
+            #expect(try harness.store.sync.removeFromFolder(folderId: record.id ?? -1, uids: [uid]) == 1)
             let result = try await harness.syncFolder("work", folder)
             #expect(!result.unchanged && result.added + result.linked == 1, "\(result)")
             #expect(try harness.messages("work", folder).count == 3)

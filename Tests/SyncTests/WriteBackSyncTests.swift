@@ -31,7 +31,7 @@ struct WriteBackSyncTests: FolderSeeding {
     func email(_ harness: SyncHarness, _ folder: String, messageId: String) throws -> Int64 {
         let entries = try harness.messages("work", folder)
         return try #require(entries.first { entry in
-            (try? harness.store.rawMessage(emailId: entry.id)).flatMap { $0 }
+            (try? harness.store.tree.rawMessage(emailId: entry.id)).flatMap { $0 }
                 .map { String(decoding: $0, as: UTF8.self).contains(messageId) } ?? false
         }?.id)
     }
@@ -46,7 +46,7 @@ struct WriteBackSyncTests: FolderSeeding {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let chosen = try email(harness, folder, messageId: ids[1])
-            try harness.store.record(.move(fromFolder: try harness.folder("work", folder).id ?? -1,
+            try harness.store.tree.record(.move(fromFolder: try harness.folder("work", folder).id ?? -1,
                                            toFolder: try harness.folder("work", target).id ?? -1),
                                      emailId: chosen, context: try context(harness))
             // New UIDVALIDITY and new, higher UIDs: the recorded UID now names nothing (or another message).
@@ -67,18 +67,18 @@ struct WriteBackSyncTests: FolderSeeding {
             await harness.sync("work")
             let chosen = try email(harness, folder, messageId: ids[0])
             let accountId = try harness.accountId("work")
-            try harness.store.record(.remove(fromFolder: try harness.folder("work", folder).id ?? -1),
+            try harness.store.tree.record(.remove(fromFolder: try harness.folder("work", folder).id ?? -1),
                                      emailId: chosen, context: try context(harness))
             // The previous process claimed the row and moved the message, then died.
-            let row = try #require(try harness.store.dueChanges(accountId: accountId).batch.first?.id)
-            try harness.store.transition([.init(id: row, event: .claim)], machine: ChangeStateMachine())
+            let row = try #require(try harness.store.sync.dueChanges(accountId: accountId).batch.first?.id)
+            try harness.store.sync.transition([.init(id: row, event: .claim)], machine: ChangeStateMachine())
             _ = try await TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>",
                                       "--to", "Trash"])
-            #expect(try harness.store.recoverInterrupted(accountId: accountId, machine: ChangeStateMachine()) == 1)
+            #expect(try harness.store.sync.recoverInterrupted(accountId: accountId, machine: ChangeStateMachine()) == 1)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             #expect(try await serverIds(folder) == [ids[1]])
             #expect(try await serverIds("Trash").filter { $0 == ids[0] }.count == 1)
-            #expect(try harness.store.journalCounts(accountId: accountId).pending == 0)
+            #expect(try harness.store.tree.journalCounts(accountId: accountId).pending == 0)
             #expect(try harness.messages("work", "trash").contains { $0.id == chosen })
             await harness.sync("work")
             try await harness.expectAgreement("work", user: "alice", folder: folder)
@@ -93,14 +93,14 @@ struct WriteBackSyncTests: FolderSeeding {
             let harness = try SyncHarness(try TestServers.accountTOML(name: "work", user: "alice"))
             await harness.sync("work")
             let accountId = try harness.accountId("work")
-            let ghost = try harness.store.ensureFolder(accountId: accountId, path: "Ghost-\(UUID().uuidString.prefix(6))",
+            let ghost = try harness.store.sync.ensureFolder(accountId: accountId, path: "Ghost-\(UUID().uuidString.prefix(6))",
                                                        imapPath: "Ghost-\(UUID().uuidString)", type: .custom)
             let chosen = try email(harness, folder, messageId: ids[0])
-            try harness.store.record(.move(fromFolder: try harness.folder("work", folder).id ?? -1, toFolder: ghost.id ?? -1),
+            try harness.store.tree.record(.move(fromFolder: try harness.folder("work", folder).id ?? -1, toFolder: ghost.id ?? -1),
                                      emailId: chosen, context: try context(harness))
             #expect(try harness.messages("work", folder).isEmpty)
             // retry_delay_seconds = 0 in tests: every retry is due at once.
-            for _ in 0..<5 where try harness.store.journalCounts(accountId: accountId).pending > 0 {
+            for _ in 0..<5 where try harness.store.tree.journalCounts(accountId: accountId).pending > 0 {
                 #expect(await harness.coordinator.applyJournal(account: "work"))
             }
             #expect(try harness.messages("work", folder).map(\.id) == [chosen])
@@ -118,15 +118,15 @@ struct WriteBackSyncTests: FolderSeeding {
             await harness.sync("work")
             let context = try context(harness)
             let chosen = try email(harness, folder, messageId: ids[0])
-            try harness.store.changeFlag(.flagged, to: true, emailId: chosen, context: context)
+            try harness.store.tree.changeFlag(.flagged, to: true, emailId: chosen, context: context)
             let note = Array("From: Me <alice@example.test>\r\nSubject: Note\r\nMessage-ID: <note-\(folder)@test>\r\n\r\nhi\r\n".utf8)
             let folderId = try harness.folder("work", folder).id ?? -1
-            _ = try harness.store.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
+            _ = try harness.store.tree.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             let listing = try await TestServers.seed(["list", "--user", "alice", "--mailbox", folder])
             #expect(listing.contains("\\Flagged") && listing.contains("note-\(folder)@test"), "\(listing)")
             // A replay of the same APPEND (as after a crash) finds it instead of adding it again.
-            _ = try harness.store.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
+            _ = try harness.store.tree.recordAppend(note, folderId: folderId, flags: .init(seen: true), context: context)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             #expect(try await serverIds(folder).filter { $0 == "note-\(folder)@test" }.count == 1)
             await harness.sync("work")
@@ -142,7 +142,7 @@ struct WriteBackSyncTests: FolderSeeding {
             await harness.sync("work")
             try await harness.dropPooledConnections("work")
             let chosen = try email(harness, folder, messageId: ids[0])
-            try harness.store.changeFlag(.flagged, to: true, emailId: chosen, context: try context(harness))
+            try harness.store.tree.changeFlag(.flagged, to: true, emailId: chosen, context: try context(harness))
             #expect(await harness.coordinator.applyJournal(account: "work"))
             let state = harness.state("work")
             #expect(state.phase == .idle && state.progress == "none", "\(state)")

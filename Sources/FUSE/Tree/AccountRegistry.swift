@@ -6,10 +6,10 @@ import Store
 /// each with its live activity (owned by the mount's `AccountActivities`). Accounts
 /// imported while mounted appear on the next store change.
 final class AccountRegistry: Sendable {
-    private let store: MailStore
+    private let store: TreeStore
     private let activities: AccountActivities
 
-    init(store: MailStore, activities: AccountActivities) {
+    init(store: TreeStore, activities: AccountActivities) {
         self.store = store
         self.activities = activities
     }

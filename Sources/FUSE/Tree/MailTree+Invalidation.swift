@@ -116,7 +116,7 @@ public final class StoreWatcher: Sendable {
     private let interval: TimeInterval
     private let running = Mutex(false)
 
-    public init(store: MailStore, tree: MailTree, interval: TimeInterval = 0.25) throws {
+    public init(store: TreeStore, tree: MailTree, interval: TimeInterval = 0.25) throws {
         monitor = try store.makeChangeMonitor()
         self.tree = tree
         self.interval = interval

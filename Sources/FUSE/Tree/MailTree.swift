@@ -13,7 +13,7 @@ import Synchronization
 /// Locking: `listings`, `accounts`, `files`, `contentSources`, the three walks and
 /// `readAhead` are independent mutexes, never nested.
 public final class MailTree: FilesystemOperations {
-    let store: MailStore
+    let store: TreeStore
     let settings: Settings
     let logger: Logger
     let listings = ListingCache()
@@ -68,7 +68,7 @@ public final class MailTree: FilesystemOperations {
     /// `activities`: the accounts' live state, which the sync engine records into and the
     /// tree shows in `.status` and `.log`; `services`: the sync engine's, when the mount
     /// has configured accounts.
-    public init(store: MailStore, activities: AccountActivities, services: MailServices? = nil,
+    public init(store: TreeStore, activities: AccountActivities, services: MailServices? = nil,
                 settings: Settings = Settings(), logger: Logger = Logger(label: "mailfs.tree")) {
         self.store = store
         self.services = services

@@ -76,9 +76,9 @@ private final class CommitSignal: TransactionObserver, @unchecked Sendable {
     }
 }
 
-extension MailStore {
+extension TreeStore {
     public func makeChangeMonitor() throws -> ChangeMonitor {
-        try ChangeMonitor(databasePath: databaseURL.path, searchIndexPath: searchIndex.index.path,
-                          writers: [pool, searchIndex.index])
+        try ChangeMonitor(databasePath: store.databaseURL.path, searchIndexPath: store.searchIndex.index.path,
+                          writers: [store.pool, store.searchIndex.index])
     }
 }

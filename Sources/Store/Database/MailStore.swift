@@ -146,25 +146,6 @@ public final class MailStore: Sendable {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
     }
 
-    /// For an import: the writer checkpoints once 16,000 pages (256 MiB) wait in the WAL
-    /// instead of SQLite's 1,000: an index page that many messages' rows go through (their
-    /// file names, fingerprints, folder links) is copied to the database at each checkpoint
-    /// it changed before, and there are a sixteenth as many. A 50,000-message import took
-    /// 18.9-19.4 s against 20.3 s (docs/DECISIONS.md, "Import: reading ahead, statement
-    /// journals in memory, page size"). The WAL is cut back to 64 MiB when it restarts, so
-    /// it does not keep its largest size for good.
-    public func checkpointRarely() throws {
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 16000; PRAGMA journal_size_limit = \(64 << 20)")
-        }
-    }
-
-    /// Back to SQLite's default checkpoints (every 1,000 pages), after `checkpointRarely`.
-    public func checkpointAsUsual() throws {
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
-    }
-
-    /// An in-process store for tests (a temporary directory, removed by the caller).
     /// Gives back the page caches and prepared statements of every connection and closes
     /// the idle readers (they reopen on the next read). Waits for running reads and writes;
     /// meant for a mount that has gone quiet (docs/DECISIONS.md, "Memory when idle").
@@ -173,6 +154,7 @@ public final class MailStore: Sendable {
         searchIndex.releaseMemory()
     }
 
+    /// An in-process store for tests (a temporary directory, removed by the caller).
     public static func temporary() throws -> (MailStore, URL) {
         let dir = FileManager.default.temporaryDirectory
             .appendingPathComponent("mailfs-store-\(UUID().uuidString)")

@@ -4,7 +4,7 @@ import Foundation
 /// log at open (no other process is writing it) and mark it closed at close (no other
 /// process still writes to it; `StoreOpenMark`).
 ///
-/// Every process holds a shared `flock` on `mailfs-store.lock` for as long as it has the
+/// Every process holds a shared `flock` on `mailfs-lock` for as long as it has the
 /// store open, and tries for an exclusive one at those two moments. Both moments happen
 /// under an exclusive `flock` of the data directory, the gate, so a process trying never
 /// sees another halfway through opening or closing (`flock` changes a lock's kind in two

@@ -3,53 +3,7 @@ import GRDB
 import MailCore
 
 extension MailStore {
-    /// Stores messages of one account: parses them (outside the write lock), then in one
-    /// transaction adds new messages, links the ones the store already holds (the same
-    /// message, by the account's `SameMessage` rule) to their folder and skips what is
-    /// already there. Threads are not recomputed here: call `rethread(accountId:)` after a batch.
-    public func ingest(_ messages: [IncomingMessage], accountId: Int64) throws -> IngestSummary {
-        try ingest(prepare(messages), accountId: accountId)
-    }
-
-    /// `ingest` of messages prepared beforehand (`prepare`).
-    public func ingest(_ batch: PreparedBatch, accountId: Int64) throws -> IngestSummary {
-        var added: [SearchEntry] = []
-        let summary = try writeStoringRaw { db in
-            try Self.ingest(batch.messages, accountId: accountId, pack: pack, indexing: &added, db: db)
-        }
-        searchIndex.add(added)
-        return summary
-    }
-
-    /// Parses messages and turns them into rows, on every core, without touching the
-    /// database: a caller may prepare one batch while the one before it is written.
-    public func prepare(_ messages: [IncomingMessage]) -> PreparedBatch {
-        PreparedBatch(messages: messages.parallelMap(PreparedMessage.init))
-    }
-
-    /// Stores an import's batch in an offline folder, numbering its messages from the
-    /// folder's counter in the same transaction (their own `uid` is not read), so batches
-    /// prepared ahead of time get consecutive UIDs in the order they are stored.
-    public func ingestImported(_ batch: PreparedBatch, folderId: Int64, accountId: Int64) throws -> IngestSummary {
-        var added: [SearchEntry] = []
-        let summary = try writeStoringRaw { db in
-            let last = try Int64.fetchOne(
-                db, sql: "SELECT lastSyncedUID FROM folder WHERE id = ?", arguments: [folderId]) ?? 0
-            try db.execute(sql: "UPDATE folder SET lastSyncedUID = ? WHERE id = ?",
-                           arguments: [last + Int64(batch.count), folderId])
-            let numbered = batch.messages.enumerated().map { offset, message in
-                var message = message
-                message.incoming.folderId = folderId
-                message.incoming.uid = last + 1 + Int64(offset)
-                return message
-            }
-            return try Self.ingest(numbered, accountId: accountId, pack: pack, indexing: &added, db: db)
-        }
-        searchIndex.add(added)
-        return summary
-    }
-
-    private static func ingest(_ messages: [PreparedMessage], accountId: Int64, pack: MessagePack,
+    static func ingest(_ messages: [PreparedMessage], accountId: Int64, pack: MessagePack,
                                indexing added: inout [SearchEntry], db: Database) throws -> IngestSummary {
         let rule = try SameMessage.rule(accountId: accountId, db: db)
         var summary = IngestSummary()

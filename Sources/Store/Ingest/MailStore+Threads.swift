@@ -3,40 +3,6 @@ import GRDB
 import MailCore
 
 extension MailStore {
-    /// Recomputes the conversation threads of an account (FR-SYNC-06) after messages
-    /// were added or removed. Existing threads keep their id and directory name: when
-    /// threads merge, the oldest survives; a new thread is named after its root message.
-    /// Returns the ids of threads created, changed or deleted.
-    ///
-    /// Only what changed is regrouped (`RethreadScope`): the messages without a thread,
-    /// the threads that lost one, and the threads the new messages link to. A batch that
-    /// is a large part of the account (an import, a first sync) is grouped with the rest
-    /// in one whole-account pass instead, which reads every message once rather than
-    /// looking up each new message's links.
-    ///
-    /// Memory stays small next to the account: grouping streams only the threading
-    /// headers (`ThreadingRow`), and the summary columns are read a chunk of groups at a
-    /// time (`Rethreading`), instead of every column of every message at once (a
-    /// 200,000-message import peaked at 348 MiB in the old one-pass rethread).
-    @discardableResult
-    public func rethread(accountId: Int64) throws -> Set<Int64> {
-        try pool.write { db in try Self.rethread(db, accountId: accountId) }
-    }
-
-    /// Whether the account's threads lag behind its messages: a message has no thread
-    /// (stored by a sync or an import whose rethread never ran, the process having
-    /// stopped between the two) or a thread lost a message. Two index lookups: `+accountId`
-    /// keeps SQLite on the thread index, where the store's lack of statistics made it walk
-    /// the account's messages, every row of them when none lacked a thread.
-    public func owesRethread(accountId: Int64) throws -> Bool {
-        try pool.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM email WHERE threadId IS NULL AND +accountId = ?)
-                    OR EXISTS (SELECT 1 FROM thread WHERE accountId = ? AND isStale)
-                """, arguments: [accountId, accountId]) ?? false
-        }
-    }
-
     /// `rethread(accountId:)` inside a write transaction that added or deleted messages:
     /// the journal's local changes thread what they change before they commit. A few
     /// index lookups when nothing is owed.
@@ -53,21 +19,7 @@ extension MailStore {
         case whole
     }
 
-    /// The rethread with its extent and chunk size given: tests make chunks small to cover
-    /// groups spread over many chunks.
-    ///
-    /// A group whose messages are exactly the messages of one thread, which holds as many
-    /// as its summary counts, is that thread already: its summary is left as it is and its
-    /// messages are not read (docs/DECISIONS.md, "Rethreading: only what changed is
-    /// settled"). `settlingAll` settles every group instead, for tests to compare.
-    func rethread(accountId: Int64, extent: RethreadExtent, chunking: GroupChunking,
-                  settlingAll: Bool = false) throws -> Set<Int64> {
-        try pool.write { db in
-            try Self.rethread(db, accountId: accountId, extent: extent, chunking: chunking, settlingAll: settlingAll)
-        }
-    }
-
-    private static func rethread(_ db: Database, accountId: Int64, extent: RethreadExtent, chunking: GroupChunking,
+    static func rethread(_ db: Database, accountId: Int64, extent: RethreadExtent, chunking: GroupChunking,
                                  settlingAll: Bool = false) throws -> Set<Int64> {
         let groups: [[Int64]]
         var current: CurrentThreads

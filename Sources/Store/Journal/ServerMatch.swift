@@ -22,10 +22,10 @@ public struct ServerMatch: Sendable, Equatable {
     }
 }
 
-extension MailStore {
+extension SyncStore {
     /// What the message looks like on the server; nil when it is no longer stored.
     public func serverMatch(emailId: Int64) throws -> ServerMatch? {
-        try pool.read { db in
+        try store.pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT fingerprint, sizeBytes FROM email WHERE id = ?",
                                              arguments: [emailId]) else { return nil }
             let stored: String? = row["fingerprint"]

@@ -5,63 +5,8 @@ import GRDB
 /// `SendStateMachine` and its decision is carried out in the same transaction, so a row
 /// another thread changed meanwhile (`rm`, `touch`) is decided on as it is now.
 extension MailStore {
-    /// Adds `recipients` (those the server took the message for in the attempt that ends
-    /// with `event`) to the row's `deliveredTo`, then feeds `event` to the machine and
-    /// carries out its decision, which it returns (for `.log` and errno), in one transaction.
-    /// A row gone meanwhile is `.ignore`d. The tree's events and start-up do not depend on
-    /// the delays, so they may use the default machine.
-    @discardableResult
-    public func transition(send id: Int64, _ event: SendStateMachine.Event, deliveredTo recipients: [String] = [],
-                           machine: SendStateMachine = SendStateMachine(), now: Date = Date()) throws -> SendStateMachine.Decision {
-        try pool.write { db in
-            try Self.addDelivered(recipients, to: id, db: db)
-            return try Self.transition(send: id, event, machine: machine, now: now, db: db)
-        }
-    }
-
-    /// At start-up: a message left `sending` by a run that died had not reached every
-    /// recipient (`recoverDeliveries` ran first): it is queued again, for the others.
-    /// Returns how many.
-    public func recoverInterruptedSends(accountId: Int64, machine: SendStateMachine) throws -> Int {
-        try transitionAll(in: .sending, accountId: accountId, .restarted, machine: machine)
-    }
-
-    /// At start-up, before `recoverInterruptedSends`: messages still in their undo delay
-    /// when the previous run died are held, not sent (docs/REQUIREMENTS.md, product spec
-    /// §5.5.2). Returns how many.
-    public func holdUndoWindowSends(accountId: Int64, machine: SendStateMachine) throws -> Int {
-        try transitionAll(in: .queued, accountId: accountId, .restarted, machine: machine)
-    }
-
-    /// Called on the event loop when the SMTP server accepted `id` for `recipients`: one
-    /// append, no SQLite.
-    public func noteDelivered(send id: Int64, to recipients: [String]) {
-        acceptanceLog.record(id, recipients: recipients)
-    }
-
-    /// At start-up, before any sender runs: the recipients servers took messages for just
-    /// before the previous run died (SQLite not yet told) are added to their rows, so no
-    /// attempt sends to them again; a message found `sending` that reached them all is
-    /// accepted. Returns how many were accepted.
-    @discardableResult
-    public func recoverDeliveries() throws -> Int {
-        let entries = acceptanceLog.entries()
-        let accepted = try pool.write { db in
-            for entry in entries {
-                guard let item = try Self.outboxItem(id: entry.id, db: db) else { continue }
-                try Self.addDelivered(entry.recipients ?? item.recipients, to: entry.id, db: db)
-            }
-            return try Set(entries.map(\.id)).count { id in
-                try Self.transition(send: id, .deliveredBeforeRestart, machine: SendStateMachine(), now: Date(), db: db)
-                    != .ignore
-            }
-        }
-        acceptanceLog.clear()
-        return accepted
-    }
-
     /// Adds `recipients` to the row's `deliveredTo`, kept in envelope order.
-    private static func addDelivered(_ recipients: [String], to id: Int64, db: Database) throws {
+    static func addDelivered(_ recipients: [String], to id: Int64, db: Database) throws {
         guard !recipients.isEmpty, let item = try outboxItem(id: id, db: db) else { return }
         let delivered = Set(item.delivered + recipients)
         let deliveredTo = item.recipients.filter { delivered.contains($0) }.joined(separator: "\n")
@@ -69,15 +14,10 @@ extension MailStore {
         try db.execute(sql: "UPDATE sendQueue SET deliveredTo = ? WHERE id = ?", arguments: [deliveredTo, id])
     }
 
-    /// At start-up: drafts of a run that died were never acknowledged to their writer.
-    public func removeDrafts() throws {
-        try transitionAll(in: .draft, accountId: nil, .abandon, machine: SendStateMachine())
-    }
-
     /// `event` for every row in `state` (of one account, or all), in one transaction;
     /// returns how many changed.
     @discardableResult
-    private func transitionAll(in state: SendState, accountId: Int64?, _ event: SendStateMachine.Event,
+    func transitionAll(in state: SendState, accountId: Int64?, _ event: SendStateMachine.Event,
                                machine: SendStateMachine, now: Date = Date()) throws -> Int {
         try pool.write { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM sendQueue WHERE state = ? AND (? IS NULL OR accountId = ?)",

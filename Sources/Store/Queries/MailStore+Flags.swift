@@ -11,7 +11,7 @@ public enum UserFlag: String, Sendable, CaseIterable {
 extension MailStore {
     /// Sets a flag locally. Online accounts push it to the server (a later layer);
     /// offline accounts only have this local state. Thread unread counts follow.
-    public func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
+    func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
         try pool.write { db in try Self.setFlag(flag, to: value, emailId: emailId, db: db) }
     }
 

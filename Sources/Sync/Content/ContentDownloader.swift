@@ -12,7 +12,7 @@ import Synchronization
 /// the server begins sending, and the bytes streamed into the store's cache as they
 /// arrive, so readers start at once (docs/ARCHITECTURE.md, "Lazy content").
 final class ContentDownloader: Sendable {
-    let store: MailStore
+    let store: SyncStore
     let pool: ConnectionPool
     let connector: AccountConnector
     let activity: AccountActivity
@@ -24,7 +24,7 @@ final class ContentDownloader: Sendable {
     /// cache file or start again.
     private let inFlight = Mutex<[ContentKey: Task<Result<ContentDelivery, ContentUnavailable>, Never>]>([:])
 
-    init(store: MailStore, pool: ConnectionPool, connector: AccountConnector, activity: AccountActivity,
+    init(store: SyncStore, pool: ConnectionPool, connector: AccountConnector, activity: AccountActivity,
          timing: SyncTiming, cacheLimitBytes: Int64, keepsUnfiledMessages: Bool) {
         self.store = store
         self.pool = pool

@@ -11,7 +11,7 @@ import Store
 /// another account (each has its own synchronizer, pool and task).
 public actor AccountSynchronizer {
     public let account: AccountConfig
-    let store: MailStore
+    let store: SyncStore
     let activity: AccountActivity
     let pool: ConnectionPool
     let connector: AccountConnector
@@ -25,7 +25,7 @@ public actor AccountSynchronizer {
     /// When a cycle recomputes threads; every pass, IDLE's and a single folder's too, times it.
     var rethreads: RethreadSchedule
 
-    init(account: AccountConfig, store: MailStore, activity: AccountActivity, global: AsyncSemaphore,
+    init(account: AccountConfig, store: SyncStore, activity: AccountActivity, global: AsyncSemaphore,
          timing: SyncTiming, maxConnections: Int) {
         self.account = account
         self.store = store
@@ -147,7 +147,7 @@ public actor AccountSynchronizer {
     }
 
     /// A failure that may come from the store: a full disk or a damaged file is said as such.
-    static func describe(_ error: any Error, store: MailStore) -> String {
+    static func describe(_ error: any Error, store: SyncStore) -> String {
         store.describeStoreFailure(error) ?? describe(error)
     }
 

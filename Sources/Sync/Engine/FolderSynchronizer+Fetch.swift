@@ -47,7 +47,7 @@ extension FolderSynchronizer {
     /// A batch as downloaded, not yet stored.
     private struct FetchedBatch: Sendable {
         /// Copies of messages the store holds (a COPY, a Gmail label): linked, not downloaded.
-        var known: [MailStore.ServerMessage]
+        var known: [SyncStore.ServerMessage]
         var messages: PreparedBatch
         /// UIDs the server sent nothing for, or whose parts could not be fetched.
         var failed: Int
@@ -106,7 +106,7 @@ extension FolderSynchronizer {
         let (described, refused) = try await describe(uids, items: items, connection: connection)
         let fetched = described.compactMap(Candidate.init)
         let servers = fetched.compactMap { candidate in
-            candidate.identity.map { MailStore.ServerMessage(fingerprint: $0.fingerprint, messageID: $0.messageID, uid: candidate.uid) }
+            candidate.identity.map { SyncStore.ServerMessage(fingerprint: $0.fingerprint, messageID: $0.messageID, uid: candidate.uid) }
         }
         let copies = servers.isEmpty ? [] : try store.serverCopies(servers, accountId: accountId, folderId: folderId)
         let candidates = fetched.filter { !copies.contains($0.uid) }

@@ -11,7 +11,7 @@ import Store
 /// messages of the sync window in batches, each batch a checkpoint. A folder unchanged since
 /// its last complete sync (`isUnchanged`) stops after EXAMINE.
 struct FolderSynchronizer {
-    let store: MailStore
+    let store: SyncStore
     let accountId: Int64
     let windowDays: Int
     let rawStoreMaxBytes: Int
@@ -46,7 +46,7 @@ struct FolderSynchronizer {
         let mailbox = try await connection.examine(folder.imapPath)
         let windowStart = Self.windowStart(daysBack: windowDays + 1)
         if Self.isUnchanged(folder, mailbox, windowStart: windowStart, listed: try store.listedCount(folderId: folderId)) {
-            try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
+            try store.saveCheckpoint(folderId: folderId, SyncStore.FolderCheckpoint(
                 uidValidity: folder.uidValidity ?? 0, uidNext: folder.uidNext, highestModSeq: folder.highestModSeq,
                 lastSyncedUID: folder.lastSyncedUID), settled: Self.settled(mailbox, windowStart: windowStart))
             return Result(unchanged: true)
@@ -78,14 +78,14 @@ struct FolderSynchronizer {
         try await fetchNew(inBatches: missing, folderId: folderId, connection: connection, into: &result) { batch in
             fetched += batch.count
             lastSyncedUID = max(lastSyncedUID, batch.last ?? 0)
-            try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
+            try store.saveCheckpoint(folderId: folderId, SyncStore.FolderCheckpoint(
                 uidValidity: uidValidity, uidNext: mailbox.uidNext.map(Int64.init),
                 highestModSeq: checkpointModSeq, lastSyncedUID: lastSyncedUID), settled: nil)
             progress(fetched, missing.count)
         }
         if reset { try store.dropStaleAssociations(folderId: folderId) }
         // The modseq is stored only now: every change up to it has been applied.
-        try store.saveCheckpoint(folderId: folderId, MailStore.FolderCheckpoint(
+        try store.saveCheckpoint(folderId: folderId, SyncStore.FolderCheckpoint(
             uidValidity: uidValidity, uidNext: mailbox.uidNext.map(Int64.init),
             highestModSeq: mailbox.highestModSeq.map { Int64(clamping: $0) },
             lastSyncedUID: lastSyncedUID), settled: result.failed == 0 ? Self.settled(mailbox, windowStart: windowStart) : nil)
@@ -107,13 +107,13 @@ struct FolderSynchronizer {
             && windowStart >= since && listed == links
     }
 
-    private static func settled(_ mailbox: SelectedMailbox, windowStart: Date) -> MailStore.SettledFolder {
-        MailStore.SettledFolder(serverMessages: mailbox.exists, windowStart: windowStart)
+    private static func settled(_ mailbox: SelectedMailbox, windowStart: Date) -> SyncStore.SettledFolder {
+        SyncStore.SettledFolder(serverMessages: mailbox.exists, windowStart: windowStart)
     }
 
     /// Server flags win (FR-SYNC-05). With CONDSTORE only what changed since the stored
     /// modseq is fetched; otherwise all known UIDs' FLAGS are compared.
-    private func syncFlags(folderId: Int64, known: [Int64: MailStore.StoredFlags], modSeq: Int64?,
+    private func syncFlags(folderId: Int64, known: [Int64: SyncStore.StoredFlags], modSeq: Int64?,
                            connection: IMAPConnection) async throws -> Int {
         guard !known.isEmpty else { return 0 }
         var fetched: [FetchAttributes] = []
@@ -125,7 +125,7 @@ struct FolderSynchronizer {
                 fetched += try await connection.uidFetch(chunk, items: ["FLAGS"])
             }
         }
-        var changes: [Int64: MailStore.StoredFlags] = [:]
+        var changes: [Int64: SyncStore.StoredFlags] = [:]
         for attributes in fetched {
             guard let uid = attributes.uid.map(Int64.init), let flags = attributes.flags else { continue }
             let server = Self.storedFlags(flags)
@@ -134,9 +134,9 @@ struct FolderSynchronizer {
         return changes.isEmpty ? 0 : try store.applyServerFlags(folderId: folderId, changes)
     }
 
-    static func storedFlags(_ flags: [String]) -> MailStore.StoredFlags {
+    static func storedFlags(_ flags: [String]) -> SyncStore.StoredFlags {
         let lower = Set(flags.map { $0.lowercased() })
-        return MailStore.StoredFlags(seen: lower.contains("\\seen"), flagged: lower.contains("\\flagged"),
+        return SyncStore.StoredFlags(seen: lower.contains("\\seen"), flagged: lower.contains("\\flagged"),
                                      answered: lower.contains("\\answered"), draft: lower.contains("\\draft"))
     }
 

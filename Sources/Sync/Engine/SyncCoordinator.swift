@@ -19,7 +19,7 @@ public final class SyncCoordinator: Sendable, WriteBackService {
     }
 
     let accounts: [String: AccountEntry]
-    let store: MailStore
+    let store: SyncStore
     /// Store account ids already resolved to their names (an id is never reused and an
     /// account never renamed), so the tree waking an applier after every `rm` reads nothing.
     private let accountNames = Mutex<[Int64: String]>([:])
@@ -30,7 +30,7 @@ public final class SyncCoordinator: Sendable, WriteBackService {
 
     /// Each account records what happens into its activity in `activities` (the mount shows
     /// it); its timing comes from its settings unless `timing` overrides it.
-    public init(config: MailfsConfig, store: MailStore, activities: AccountActivities, timing: SyncTiming? = nil) {
+    public init(config: MailfsConfig, store: SyncStore, activities: AccountActivities, timing: SyncTiming? = nil) {
         let global = AsyncSemaphore(permits: Self.globalConnectionLimit)
         var accounts: [String: AccountEntry] = [:]
         for account in config.accounts {

@@ -12,7 +12,7 @@ import Synchronization
 /// account has its own sender, so a dead server delays only its own account's mail.
 final class OutboxSender: Sendable {
     let account: AccountConfig
-    let store: MailStore
+    let store: SyncStore
     let activity: AccountActivity
     let timing: SyncTiming
     let transmitter: SMTPTransmitter
@@ -24,7 +24,7 @@ final class OutboxSender: Sendable {
     let serverSizeLimit = Mutex<Int?>(nil)
     let logger: Logger
 
-    init(account: AccountConfig, endpoint: ServerEndpoint, store: MailStore, activity: AccountActivity,
+    init(account: AccountConfig, endpoint: ServerEndpoint, store: SyncStore, activity: AccountActivity,
          timing: SyncTiming, sentCopies: SentCopyAppender?, logger: Logger) {
         self.account = account
         self.store = store

@@ -13,7 +13,7 @@ import Store
 /// the queue) is looked for in Sent first, by Message-ID, size and header, so the copy is
 /// filed once.
 struct SentCopyAppender: Sendable {
-    let store: MailStore
+    let store: SyncStore
     let pool: ConnectionPool
     let connector: AccountConnector
     let activity: AccountActivity

@@ -7,7 +7,7 @@ import Store
 /// from its tree path and the account's namespace (`FolderServerName`); an existing parent
 /// keeps its server name (`INBOX.Projects` stays the parent of `INBOX.Projects.2026`).
 extension ChangeApplier {
-    func applyFolderName(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
+    func applyFolderName(_ row: JournalChange, over connection: IMAPConnection) async throws -> SyncStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let folderId = row.folderId, let folder = try store.folder(id: folderId) else {
             return .init(id: id, event: .applied, gone: true)
@@ -25,7 +25,7 @@ extension ChangeApplier {
         return .init(id: id, event: .applied, folderName: name, delimiter: delimiter)
     }
 
-    func applyFolderDeletion(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
+    func applyFolderDeletion(_ row: JournalChange, over connection: IMAPConnection) async throws -> SyncStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let folderId = row.folderId, let folder = try store.folder(id: folderId),
               !folder.imapPath.hasPrefix("mailfs-") else { return .init(id: id, event: .applied) }

@@ -7,7 +7,7 @@ import Store
 /// (UID SEARCH in the source; in the target, the Message-ID confirmed by size and header,
 /// `ServerMatch`), so replaying a change after a crash never applies it twice.
 extension ChangeApplier {
-    func apply(_ rows: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    func apply(_ rows: [JournalChange], over connection: IMAPConnection) async throws -> [SyncStore.ChangeOutcome] {
         let batch = try await withServerUIDs(rows, over: connection)
         guard let head = batch.first else { return [] }
         switch head.kind {
@@ -42,7 +42,7 @@ extension ChangeApplier {
     }
 
     /// STORE in every folder holding each message (Gmail: one, labels share flags).
-    private func applyFlags(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    private func applyFlags(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [SyncStore.ChangeOutcome] {
         guard let head = batch.first, let flagName = head.flag, let flag = UserFlag(rawValue: flagName) else { return [] }
         var byFolder: [Int64: (folder: FolderRecord, uids: [UInt32])] = [:]
         for row in batch {
@@ -89,11 +89,11 @@ extension ChangeApplier {
         }
     }
 
-    private func applyMoves(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    private func applyMoves(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [SyncStore.ChangeOutcome] {
         let (source, target) = try folders(of: batch)
         var batch = batch
         let present = try await presentUIDs(&batch, in: source, over: connection)
-        var outcomes: [Int64: MailStore.ChangeOutcome] = [:]
+        var outcomes: [Int64: SyncStore.ChangeOutcome] = [:]
         var toMove = batch.filter { present.contains(UInt32(clamping: $0.uid ?? 0)) }
         // An interrupted COPY path may have copied already: only the source copy goes then.
         if !connection.supports(.move) {
@@ -147,7 +147,7 @@ extension ChangeApplier {
         return mapping
     }
 
-    private func applyExpunges(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    private func applyExpunges(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [SyncStore.ChangeOutcome] {
         guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
         }
@@ -184,7 +184,7 @@ extension ChangeApplier {
     /// before anything is expunged; a COPY refused leaves every message where it was. A
     /// replay after a crash copies again: where All Mail is a view of the other folders, a
     /// search there would find the message through the label about to be removed.
-    private func applyArchives(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    private func applyArchives(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [SyncStore.ChangeOutcome] {
         guard let folderId = batch.first?.folderId, let source = try store.folder(id: folderId) else {
             return batch.compactMap { $0.id.map { .init(id: $0, event: .applied, gone: true) } }
         }
@@ -209,12 +209,12 @@ extension ChangeApplier {
 
     /// Gmail: the message is found in All Mail (by Message-ID, confirmed by size and
     /// header) and copied to the target.
-    private func applyCopiesFromAll(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [MailStore.ChangeOutcome] {
+    private func applyCopiesFromAll(_ batch: [JournalChange], over connection: IMAPConnection) async throws -> [SyncStore.ChangeOutcome] {
         guard let targetId = batch.first?.targetFolderId, let target = try store.folder(id: targetId) else {
             throw Refusal(reason: "the target folder no longer exists")
         }
         _ = try await connection.select(try await allMailName(over: connection))
-        var outcomes: [MailStore.ChangeOutcome] = []
+        var outcomes: [SyncStore.ChangeOutcome] = []
         for row in batch {
             guard let id = row.id else { continue }
             guard let uid = try await searchMessage(row, over: connection) else {
@@ -229,7 +229,7 @@ extension ChangeApplier {
     }
 
     /// APPEND, unless a previous run already appended it (the same message in the target).
-    private func applyAppend(_ row: JournalChange, over connection: IMAPConnection) async throws -> MailStore.ChangeOutcome {
+    private func applyAppend(_ row: JournalChange, over connection: IMAPConnection) async throws -> SyncStore.ChangeOutcome {
         guard let id = row.id else { throw Refusal(reason: "no row") }
         guard let targetId = row.targetFolderId, let target = try store.folder(id: targetId) else {
             throw Refusal(reason: "the target folder no longer exists", permanent: true)

@@ -13,7 +13,7 @@ import Synchronization
 /// waits for them, so the sync never sees a move half done.
 final class ChangeApplier: Sendable {
     let account: AccountConfig
-    let store: MailStore
+    let store: SyncStore
     let pool: ConnectionPool
     let activity: AccountActivity
     let gate: AsyncSemaphore
@@ -26,7 +26,7 @@ final class ChangeApplier: Sendable {
 
     var isGmail: Bool { account.provider == .gmail }
 
-    init(account: AccountConfig, store: MailStore, pool: ConnectionPool, activity: AccountActivity,
+    init(account: AccountConfig, store: SyncStore, pool: ConnectionPool, activity: AccountActivity,
          gate: AsyncSemaphore, timing: SyncTiming, logger: Logger,
          openConnection: @escaping @Sendable () async throws -> IMAPConnection) {
         self.account = account
@@ -85,7 +85,7 @@ final class ChangeApplier: Sendable {
 
     /// Claims the batch, applies it, and says what happened to each row. Throws only when
     /// the store cannot be written: that is no news about the server.
-    private func applyClaimed(_ batch: [JournalChange]) async throws -> [MailStore.ChangeOutcome] {
+    private func applyClaimed(_ batch: [JournalChange]) async throws -> [SyncStore.ChangeOutcome] {
         do {
             try store.transition(batch.compactMap { $0.id.map { .init(id: $0, event: .claim) } }, machine: machine)
             // Connection first, then the gate: the order a folder sync takes them in.

@@ -6,7 +6,7 @@ import GRDB
 /// everything. What the user still needs locally stays: flagged messages and messages
 /// with a change in the journal, and messages in `lost+found/`, which the server does not
 /// have (`LostAndFound`). (outbox/ is the send queue, not these messages.)
-extension MailStore {
+extension SyncStore {
     /// SQL: `e` is a message of account ?1 that arrived before ?2 and is not kept.
     private static let outsideWindow = """
         e.accountId = ? AND e.dateReceived < ? AND e.isStarred = 0
@@ -17,7 +17,7 @@ extension MailStore {
 
     /// How many messages `purgeOutsideWindow` would remove.
     public func countOutsideWindow(accountId: Int64, arrivedBefore cutoff: Date) throws -> Int {
-        try pool.read { db in
+        try store.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM email e WHERE \(Self.outsideWindow)",
                              arguments: [accountId, cutoff]) ?? 0
         }
@@ -26,8 +26,8 @@ extension MailStore {
     /// Removes the local copies of messages that arrived before `cutoff`; returns how many.
     @discardableResult
     public func purgeOutsideWindow(accountId: Int64, arrivedBefore cutoff: Date) throws -> Int {
-        let directory = cacheDirectory(accountId: accountId)
-        let (count, files) = try pool.write { db -> (Int, [String]) in
+        let directory = store.cacheDirectory(accountId: accountId)
+        let (count, files) = try store.pool.write { db -> (Int, [String]) in
             let ids = try Int64.fetchAll(db, sql: "SELECT e.id FROM email e WHERE \(Self.outsideWindow)",
                                          arguments: [accountId, cutoff])
             var files: [String] = []

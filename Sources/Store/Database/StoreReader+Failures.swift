@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension MailStore {
+extension StoreReader {
     /// What `.status` and `.log` say when the store itself failed: the disk under it refused
     /// a write (SQLite's "database or disk is full", a cache file's ENOSPC), or its file
     /// turned out damaged in pages the start-up checks never read. nil for any other error.
@@ -15,7 +15,7 @@ extension MailStore {
         default: false
         }
         guard full else { return nil }
-        return "disk full: no space left in \(databaseURL.deletingLastPathComponent().path), where mailfs keeps its store; "
+        return "disk full: no space left in \(store.databaseURL.deletingLastPathComponent().path), where mailfs keeps its store; "
             + "free some space"
     }
 
@@ -24,15 +24,15 @@ extension MailStore {
     @discardableResult
     public func damage(in error: any Error) -> StoreFileError? {
         if let error = error as? PackError, error.isDamage {
-            let failure = StoreFileError(path: databaseURL.path, kind: .damaged("its pack \(error.path): \(error.reason)"))
-            damageFound.withLock { $0 = $0 ?? failure }
+            let failure = StoreFileError(path: store.databaseURL.path, kind: .damaged("its store.pack \(error.path): \(error.reason)"))
+            store.damageFound.withLock { $0 = $0 ?? failure }
             return failure
         }
         guard let error = error as? DatabaseError,
-              let failure = StoreFileError(error, path: databaseURL.path) else { return nil }
+              let failure = StoreFileError(error, path: store.databaseURL.path) else { return nil }
         switch failure.kind {
         case .damaged, .notADatabase:
-            damageFound.withLock { $0 = $0 ?? failure }
+            store.damageFound.withLock { $0 = $0 ?? failure }
             return failure
         default:
             return nil
@@ -41,5 +41,5 @@ extension MailStore {
 
     /// Damage found since the store was opened: every `.status` shows it from then on,
     /// since the same pages fail every read that reaches them.
-    public var knownDamage: StoreFileError? { damageFound.withLock { $0 } }
+    public var knownDamage: StoreFileError? { store.damageFound.withLock { $0 } }
 }

@@ -1,14 +1,12 @@
 import Foundation
 import GRDB
 
-/// The journal as the applier (Sync) and `.status` see it: what is due, state changes
-/// through `ChangeStateMachine`, the guard's confirm/cancel, and counts.
-extension MailStore {
+extension SyncStore {
     /// The next batch to apply, or when the first waiting change is due: rows go in the
     /// account's order, except that one waiting to be retried holds back only the rows
     /// that depend on it (`ChangeOrder`).
     public func dueChanges(accountId: Int64, now: Date = Date()) throws -> (batch: [JournalChange], nextDue: Date?) {
-        try pool.read { db in
+        try store.pool.read { db in
             let rows = try JournalChange
                 .filter(Column("accountId") == accountId && Column("state") == ChangeState.pending.rawValue)
                 .order(Column("id")).limit(ChangeBatch.maximum).fetchAll(db)
@@ -44,7 +42,7 @@ extension MailStore {
     @discardableResult
     public func transition(_ outcomes: [ChangeOutcome], machine: ChangeStateMachine,
                            now: Date = Date()) throws -> [(JournalChange, ChangeStateMachine.Decision)] {
-        try pool.write { db in
+        try store.pool.write { db in
             var decisions: [(JournalChange, ChangeStateMachine.Decision)] = []
             var finishedAccounts = Set<Int64>()
             for outcome in outcomes {
@@ -72,7 +70,7 @@ extension MailStore {
                 decisions.append((row, decision))
             }
             // A finished deletion may have removed its message: its thread is settled with it.
-            for accountId in finishedAccounts { _ = try Self.rethread(db, accountId: accountId) }
+            for accountId in finishedAccounts { _ = try MailStore.rethread(db, accountId: accountId) }
             return decisions
         }
     }
@@ -80,7 +78,7 @@ extension MailStore {
     /// At start-up: rows a killed process was applying are pending again, marked
     /// interrupted so the applier checks where the message is before acting.
     public func recoverInterrupted(accountId: Int64, machine: ChangeStateMachine) throws -> Int {
-        let ids = try pool.read { db in
+        let ids = try store.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM change WHERE accountId = ? AND state = 'applying'",
                                arguments: [accountId])
         }
@@ -88,59 +86,16 @@ extension MailStore {
         return ids.count
     }
 
-    /// `echo confirm-deletes|cancel-deletes > .control`. Returns how many messages.
-    public func resolveHeld(accountId: Int64, confirm: Bool, machine: ChangeStateMachine) throws -> Int {
-        let (ids, messages) = try pool.read { db in
-            (try Int64.fetchAll(db, sql: "SELECT id FROM change WHERE accountId = ? AND state = 'held' ORDER BY id",
-                                arguments: [accountId]),
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held' AND isDeletion = 1",
-                              arguments: [accountId]) ?? 0)
-        }
-        try transition(ids.map { ChangeOutcome(id: $0, event: confirm ? .confirm : .cancel) }, machine: machine)
-        return messages
-    }
-
-    /// `pending_changes` and `held_deletes` of `.status`.
-    public func journalCounts(accountId: Int64) throws -> (pending: Int, heldDeletes: Int) {
-        try pool.read { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT COALESCE(SUM(state IN ('pending', 'applying')), 0),
-                       COALESCE(SUM(state = 'held' AND isDeletion = 1), 0)
-                FROM change WHERE accountId = ?
-                """), arguments: [accountId])
-            return (row?[0] ?? 0, row?[1] ?? 0)
-        }
-    }
-
-    /// The deletions the guard holds: the count in the guard's `.log` line, counted through
-    /// an index rather than over the whole journal.
-    public func heldDeletions(accountId: Int64) throws -> Int {
-        try treeRead { db in
-            try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM change WHERE accountId = ? AND state = 'held' AND isDeletion = 1
-                """), arguments: [accountId]) ?? 0
-        }
-    }
-
-    /// Whether a message has a change not yet applied (`user.mailfs.pending`).
-    public func hasPendingChange(emailId: Int64) throws -> Bool {
-        try pool.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM change WHERE emailId = ? AND state IN ('pending', 'applying', 'held'))
-                """), arguments: [emailId]) ?? false
-        }
-    }
-
     /// The message an APPEND row carries (rows are read without it).
     public func appendContent(changeId: Int64) throws -> [UInt8]? {
-        try pool.read { db in
+        try store.pool.read { db in
             try Data.fetchOne(db, sql: "SELECT raw FROM change WHERE id = ?", arguments: [changeId]).map { [UInt8]($0) }
         }
     }
 
     /// Where a flag change goes: every visible association with a server UID.
     public func flagTargets(emailId: Int64) throws -> [(folder: FolderRecord, uid: Int64)] {
-        try pool.read { db in
+        try store.pool.read { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT f.folderId, f.imapUID FROM emailFolder f
                 WHERE f.emailId = ? AND f.imapUID > 0 AND f.pending IS NOT \(PendingLink.leaving.sql) ORDER BY f.folderId
@@ -155,23 +110,9 @@ extension MailStore {
     /// The UID the message has in the folder now (a placeholder gets numbered once the
     /// server says); nil when it is no longer there.
     public func currentUID(emailId: Int64, folderId: Int64) throws -> Int64? {
-        try pool.read { db in
+        try store.pool.read { db in
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT imapUID FROM emailFolder WHERE emailId = ? AND folderId = ?"),
                                arguments: [emailId, folderId])
-        }
-    }
-
-}
-
-extension MailStore {
-    /// Imported accounts: pending rows (confirmed deletions) finish with no server.
-    public func finishPendingLocally(accountId: Int64) throws {
-        try pool.write { db in
-            let rows = try JournalChange
-                .filter(Column("accountId") == accountId && Column("state") == ChangeState.pending.rawValue)
-                .order(Column("id")).fetchAll(db)
-            for row in rows { try JournalFinisher(db: db).finishOffline(row) }
-            _ = try Self.rethread(db, accountId: accountId)
         }
     }
 }

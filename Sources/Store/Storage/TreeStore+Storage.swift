@@ -17,26 +17,26 @@ public struct StorageUse: Sendable, Equatable {
     }
 }
 
-extension MailStore {
+extension TreeStore {
     /// Recomputed at most once a minute per account: `.status` is read often, and the
     /// index's share reads the full-text index's rows. Message bytes are kept by triggers
     /// (`AccountStorage`).
     public func storageUse(accountId: Int64, now: Date = Date()) throws -> StorageUse {
-        if let memo = storageMemo.withLock({ $0[accountId] }), now.timeIntervalSince(memo.at) < 60 { return memo.use }
+        if let memo = store.storageMemo.withLock({ $0[accountId] }), now.timeIntervalSince(memo.at) < 60 { return memo.use }
         let content = try cacheUsage(accountId: accountId)
-        let use = try pool.read { db in
+        let use = try store.pool.read { db in
             let messages = try Int64.fetchOne(db, sql: "SELECT messageBytes FROM accountStorage WHERE accountId = ?",
                                               arguments: [accountId]) ?? 0
             return StorageUse(messages: messages, content: content, index: try Self.indexShare(accountId: accountId, db: db))
         }
-        storageMemo.withLock { $0[accountId] = (now, use) }
+        store.storageMemo.withLock { $0[accountId] = (now, use) }
         return use
     }
 
     /// The last figures `storageUse` computed for the account, however old; nil before the
     /// first. For what must not wait for the sums (the size a listing gives `.status`).
     public func lastStorageUse(accountId: Int64) -> StorageUse? {
-        storageMemo.withLock { $0[accountId]?.use }
+        store.storageMemo.withLock { $0[accountId]?.use }
     }
 
     /// The index's blocks (blob lengths: read from record headers, not the blocks), shared
@@ -50,12 +50,12 @@ extension MailStore {
 
     /// Why the space deleted mail left in the pack is not being given back, if it is not
     /// (`PackHoles`): the root `.status` warns with it.
-    public var packSpaceProblem: String? { packHoles.problem }
+    public var packSpaceProblem: String? { store.packHoles.problem }
 
     /// Everything mailfs keeps on disk: the database (with its WAL), the pack and every
     /// cache file, as blocks in use: the pack's size counts the holes deleted mail left.
     public func totalDiskUse() -> Int64 {
-        let directory = databaseURL.deletingLastPathComponent()
+        let directory = store.databaseURL.deletingLastPathComponent()
         guard let files = FileManager.default.enumerator(atPath: directory.path) else { return 0 }
         var total: Int64 = 0
         for case let name as String in files {

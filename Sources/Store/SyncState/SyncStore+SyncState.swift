@@ -5,7 +5,7 @@ import MailCore
 /// What the sync engine reads and writes besides new messages: per-folder checkpoints,
 /// known UIDs, flags, deletions. Every write is its own transaction, so a killed sync
 /// resumes from the last one (FR-SYNC-02).
-extension MailStore {
+extension SyncStore {
     /// The server state of a folder after SELECT, stored with the checkpoint.
     public struct FolderCheckpoint: Sendable, Equatable {
         public var uidValidity: Int64
@@ -37,7 +37,7 @@ extension MailStore {
     /// batch, a sync with failures) clears the settled state, so the next sync looks at the
     /// whole folder again.
     public func saveCheckpoint(folderId: Int64, _ checkpoint: FolderCheckpoint, settled: SettledFolder?) throws {
-        try pool.write { db in
+        try store.pool.write { db in
             try db.execute(sql: """
                 UPDATE folder SET uidValidity = ?, uidNext = ?, highestModSeq = ?, lastSyncedUID = ?,
                     settledMessages = ?, settledSince = ?,
@@ -52,7 +52,7 @@ extension MailStore {
 
     /// The folder's messages as its listing counts them (`FolderCounts`).
     public func listedCount(folderId: Int64) throws -> Int? {
-        try pool.read { db in
+        try store.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT messages FROM folderCount WHERE folderId = ?", arguments: [folderId])
         }
     }
@@ -62,7 +62,7 @@ extension MailStore {
     /// messages (same Message-ID and fingerprint) instead of deleting and downloading them
     /// again; the sync drops what is still stale at its end (`dropStaleAssociations`).
     public func beginUIDValidityReset(folderId: Int64, newUIDValidity: Int64) throws {
-        try pool.write { db in
+        try store.pool.write { db in
             // Placeholders of journal arrivals are not server UIDs: they stay as they are.
             try db.execute(sql: "UPDATE emailFolder SET imapUID = -imapUID - 1 WHERE folderId = ? AND imapUID > 0",
                            arguments: [folderId])
@@ -75,7 +75,7 @@ extension MailStore {
     }
 
     public func dropStaleAssociations(folderId: Int64) throws {
-        try pool.write { db in
+        try store.pool.write { db in
             try db.execute(sql: "DELETE FROM emailFolder WHERE folderId = ? AND imapUID < 0 AND imapUID > ?",
                            arguments: [folderId, PlaceholderUID.base])
         }
@@ -84,7 +84,7 @@ extension MailStore {
     /// The UIDs from `first` on that the folder holds: what of a folder's newest mail is
     /// stored already, without reading the whole folder as `knownMessages` does.
     public func heldUIDs(folderId: Int64, from first: Int64) throws -> Set<Int64> {
-        try pool.read { db in
+        try store.pool.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT imapUID FROM emailFolder WHERE folderId = ? AND imapUID >= ?",
                                    arguments: [folderId, first]))
         }
@@ -92,7 +92,7 @@ extension MailStore {
 
     /// UIDs the store holds for a folder, with their flags.
     public func knownMessages(folderId: Int64) throws -> [Int64: StoredFlags] {
-        try pool.read { db in
+        try store.pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT f.imapUID, e.isRead, e.isStarred, e.isAnswered, e.isDraft
                 FROM emailFolder f JOIN email e ON e.id = f.emailId
@@ -126,7 +126,7 @@ extension MailStore {
     /// flag changes need no rethread. Returns how many messages changed.
     @discardableResult
     public func applyServerFlags(folderId: Int64, _ flags: [Int64: StoredFlags]) throws -> Int {
-        try pool.write { db in
+        try store.pool.write { db in
             var changed = 0
             for (uid, flag) in flags {
                 try db.cachedStatement(sql: """
@@ -143,7 +143,7 @@ extension MailStore {
                 let emailId = try Int64.fetchOne(db.cachedStatement(sql: """
                     SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?
                     """), arguments: [folderId, uid])
-                if let emailId { try Self.recountUnread(threadOf: emailId, db: db) }
+                if let emailId { try MailStore.recountUnread(threadOf: emailId, db: db) }
             }
             return changed
         }
@@ -161,7 +161,7 @@ extension MailStore {
     /// leave the folder. The messages themselves stay until `purgeUnfiled`.
     @discardableResult
     public func removeFromFolder(folderId: Int64, uids: [Int64]) throws -> Int {
-        try pool.write { db in
+        try store.pool.write { db in
             var removed = 0
             for slice in uids.inSQLSlices {
                 let marks = databaseQuestionMarks(count: slice.count)
@@ -190,7 +190,7 @@ extension MailStore {
     /// (`SameMessage.serverCopy`: same Message-ID and fingerprint, as a COPY or a Gmail label
     /// gives, or the same folder's message back under a new UIDVALIDITY); if so it is
     /// linked to the folder under `uid` (FR-SYNC-01) without a download.
-    public func linkKnownMessage(fingerprint: MessageFingerprint, messageID: String?, accountId: Int64,
+    func linkKnownMessage(fingerprint: MessageFingerprint, messageID: String?, accountId: Int64,
                                  folderId: Int64, uid: Int64) throws -> Bool {
         let message = ServerMessage(fingerprint: fingerprint, messageID: messageID, uid: uid)
         return try !linkKnownMessages([message], accountId: accountId, folderId: folderId).isEmpty
@@ -202,7 +202,7 @@ extension MailStore {
     /// the first is linked the second may be no copy to link, so it is downloaded, and the
     /// write links it to another stored copy if there is one.
     public func serverCopies(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {
-        try pool.read { db in
+        try store.pool.read { db in
             var known = Set<Int64>()
             var copied = Set<Int64>()
             for message in messages {
@@ -219,7 +219,7 @@ extension MailStore {
     /// one that a new UID of the folder could be a copy of (`SameMessage.serverCopy`). Reads
     /// the folder's messages until it finds one; the first message of another folder ends it.
     public func holdsMessagesOutside(folderId: Int64, accountId: Int64) throws -> Bool {
-        try pool.read { db in
+        try store.pool.read { db in
             try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM email e WHERE e.accountId = ? AND NOT EXISTS
                   (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id AND f.folderId = ? AND f.imapUID > 0))
@@ -230,14 +230,14 @@ extension MailStore {
     /// `linkKnownMessage` for a batch of a folder's new messages, in one transaction (the
     /// sync asks for every message it is about to download); returns the UIDs linked.
     public func linkKnownMessages(_ messages: [ServerMessage], accountId: Int64, folderId: Int64) throws -> Set<Int64> {
-        try pool.write { db in
+        try store.pool.write { db in
             var linked = Set<Int64>()
             for message in messages {
                 guard let emailId = try SameMessage.serverCopy(fingerprint: message.fingerprint, messageId: message.messageID,
                                                                accountId: accountId, folderId: folderId, db: db) else {
                     continue
                 }
-                _ = try Self.associate(emailId: emailId, folderId: folderId, uid: message.uid, db: db)
+                _ = try MailStore.associate(emailId: emailId, folderId: folderId, uid: message.uid, db: db)
                 linked.insert(message.uid)
             }
             return linked
@@ -251,7 +251,7 @@ extension MailStore {
     /// many were deleted.
     @discardableResult
     public func purgeUnfiled(accountId: Int64) throws -> Int {
-        let purged = try pool.write { db in
+        let purged = try store.pool.write { db in
             let sql = "SELECT id FROM email e WHERE accountId = ? AND NOT EXISTS (SELECT 1 FROM emailFolder f WHERE f.emailId = e.id)"
             let ids = try Int64.fetchAll(db, sql: sql, arguments: [accountId])
             let delete = try db.cachedStatement(sql: "DELETE FROM email WHERE id = ?")
@@ -265,7 +265,7 @@ extension MailStore {
     /// "Reset Sync State" (FR-SYNC-18): forget every checkpoint so the next sync is a full
     /// one. Messages stay in their folders under their UIDs, not downloaded again.
     public func resetSyncState(accountName: String) throws {
-        try pool.write { db in
+        try store.pool.write { db in
             try db.execute(sql: """
                 UPDATE folder SET uidValidity = NULL, uidNext = NULL, highestModSeq = NULL, lastSyncedUID = 0,
                     settledMessages = NULL, settledSince = NULL, settledLinks = NULL
@@ -275,14 +275,14 @@ extension MailStore {
     }
 
     public func markSynced(accountId: Int64, at date: Date = Date()) throws {
-        try pool.write { db in
+        try store.pool.write { db in
             try db.execute(sql: "UPDATE account SET lastSyncDate = ? WHERE id = ?", arguments: [date, accountId])
         }
     }
 
     /// Folders of an account that the server no longer lists are removed with their associations.
     public func removeFolders(accountId: Int64, keepingIMAPPaths keep: Set<String>) throws {
-        try pool.write { db in
+        try store.pool.write { db in
             let folders = try FolderRecord.filter(Column("accountId") == accountId).fetchAll(db)
             // A folder with a local operation in flight is the journal's until it is applied.
             var removed = Set<Int64>()
@@ -293,7 +293,7 @@ extension MailStore {
             // A directory that stood only for folders below it goes with the last of them
             // (deepest first, so a chain of them goes in one pass).
             var remaining = folders.filter { !removed.contains($0.id ?? -1) }
-            let markers = remaining.filter { $0.imapPath.hasPrefix(Self.hierarchyMarker) && $0.localState == nil }
+            let markers = remaining.filter { $0.imapPath.hasPrefix(MailStore.hierarchyMarker) && $0.localState == nil }
             for marker in markers.sorted(by: { $0.path.count > $1.path.count })
             where !remaining.contains(where: { $0.path.hasPrefix(marker.path + "/") }) {
                 _ = try marker.delete(db)

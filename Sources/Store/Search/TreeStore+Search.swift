@@ -2,20 +2,7 @@ import Foundation
 import GRDB
 import MailCore
 
-/// Where a search looks: one account (`<account>/search/`) or all (`<mount>/search/`).
-public enum SearchScope: Sendable, Hashable {
-    case account(Int64)
-    case everyAccount
-}
-
-extension MailStore {
-    /// Returns once the full-text index holds what this process stored, and throws what
-    /// went wrong writing it since the last call. For the end of an import or a sync: what
-    /// failed is indexed again from the store (a catch-up is queued with the error).
-    public func flushSearchIndex() throws {
-        try searchIndex.flush()
-    }
-
+extension TreeStore {
     /// The messages matching `query`, oldest first, as listings show them: every message of
     /// the scope that is not deleted (the same set `threads/` shows), in one statement over
     /// the listing index. `now` and `calendar` resolve relative dates (`today`, `7d`).
@@ -35,8 +22,8 @@ extension MailStore {
             arguments += [limit]
         }
         // This process's new mail is in the index before the query reads it.
-        searchIndex.waitUntilWritten()
-        return try messagesRead { db, pass in try MessageEntry.fetchAll(db.makeStatement(sql: sql), arguments: arguments, pass: pass) }
+        store.searchIndex.waitUntilWritten()
+        return try store.messagesRead { db, pass in try MessageEntry.fetchAll(db.makeStatement(sql: sql), arguments: arguments, pass: pass) }
     }
 
     /// What `mailfs search` prints of messages besides their listing entry: Message-ID,
@@ -46,7 +33,7 @@ extension MailStore {
         // SQLite's bound-variable limit: ask in slices.
         for slice in emailIds.inSQLSlices {
             let marks = databaseQuestionMarks(count: slice.count)
-            try pool.read { db in
+            try store.pool.read { db in
                 for row in try Row.fetchAll(db, sql: """
                     SELECT e.id, e.messageId, e.subject, e.fromName, e.fromAddress, t.dirName
                     FROM email e LEFT JOIN thread t ON t.id = e.threadId WHERE e.id IN (\(marks))
@@ -65,16 +52,4 @@ extension MailStore {
         }
         return details
     }
-}
-
-/// A search result as `mailfs search --json` describes it.
-public struct SearchDetails: Sendable, Equatable {
-    public var messageId: String?
-    public var subject: String
-    public var fromName: String
-    public var fromAddress: String
-    /// The message's directory in `threads/` (what `thread:` takes).
-    public var thread: String?
-    /// Tree paths of the folders that list the message (none: it is in `archive/`).
-    public var folders: [String] = []
 }

@@ -3,10 +3,10 @@ import GRDB
 
 /// A name in a directory resolved without building the directory's listing: `rm *.eml`
 /// in a folder of thousands resolves each name with one indexed lookup.
-extension MailStore {
+extension TreeStore {
     /// The message listed under `fileName` in a folder (hidden moves excluded).
     public func message(named fileName: String, inFolder folderId: Int64) throws -> MessageEntry? {
-        try messagesRead { db, pass in
+        try store.messagesRead { db, pass in
             try MessageEntry.fetchOne(db.cachedStatement(sql: """
                 SELECT \(MessageEntry.columns) FROM email e JOIN emailFolder f ON f.emailId = e.id
                 \(MessageEntry.joins)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import MailCore
 
-extension MailStore {
+extension TreeStore {
     /// `cp note.eml FOLDER/`: the message is stored, listed and threaded at once
     /// (placeholder UID), and an APPEND row carries its bytes. Returns the stored file
     /// name. Its statements run for every file copied in, so they are cached like the
@@ -17,10 +17,10 @@ extension MailStore {
         let raw = context.isOffline ? file : LineEnds.crlf(file)
         var prepared = PreparedMessage(IncomingMessage(raw: raw, folderId: folderId, uid: 0, flags: flags, arrival: now))
         var added: [SearchEntry] = []
-        let fileName = try writeStoringRaw { db in
+        let fileName = try store.writeStoringRaw { db in
             let rule = try SameMessage.rule(accountId: context.accountId, db: db)
             if rule == .identicalBytes,
-               let held = try Self.heldCopy(of: prepared, accountId: context.accountId, pack: pack, db: db) {
+               let held = try Self.heldCopy(of: prepared, accountId: context.accountId, pack: store.pack, db: db) {
                 return held
             }
             var writer = try JournalWriter(db: db, context: context, now: now, deletion: false)
@@ -32,7 +32,7 @@ extension MailStore {
             guard let changeId = row.id else { throw LocalChangeError.notFound }
             let placeholder = PlaceholderUID.forChange(changeId)
             prepared.incoming.uid = placeholder
-            _ = try Self.ingest(prepared, accountId: context.accountId, rule: rule, pack: pack, indexing: &added, db: db)
+            _ = try MailStore.ingest(prepared, accountId: context.accountId, rule: rule, pack: store.pack, indexing: &added, db: db)
             guard let emailId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT emailId FROM emailFolder WHERE folderId = ? AND imapUID = ?"),
                 arguments: [folderId, placeholder]) else {
@@ -46,11 +46,11 @@ extension MailStore {
                                                 arguments: [emailId])
             try writer.save(row, columns: ["emailId", "placeholderUID", "messageId"])
             try writer.finishIfOffline()
-            _ = try Self.rethread(db, accountId: context.accountId)
+            _ = try MailStore.rethread(db, accountId: context.accountId)
             return try String.fetchOne(db.cachedStatement(sql: "SELECT fileName FROM email WHERE id = ?"),
                                        arguments: [emailId]) ?? ""
         }
-        searchIndex.add(added)
+        store.searchIndex.add(added)
         return fileName
     }
 
@@ -65,21 +65,5 @@ extension MailStore {
             SELECT e.fileName FROM email e JOIN emailFolder f ON f.emailId = e.id
             WHERE e.id = ? AND f.folderId = ? AND f.pending IS NULL
             """), arguments: [emailId, message.incoming.folderId])
-    }
-}
-
-/// The IMAP flags an APPEND carries, stored in the row's `flag` column.
-public enum AppendFlags {
-    static func text(_ flags: MessageFlags) -> String {
-        var names: [String] = []
-        if flags.seen { names.append("\\Seen") }
-        if flags.flagged { names.append("\\Flagged") }
-        if flags.draft { names.append("\\Draft") }
-        if flags.answered { names.append("\\Answered") }
-        return names.joined(separator: " ")
-    }
-
-    public static func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: " ").map(String.init)
     }
 }

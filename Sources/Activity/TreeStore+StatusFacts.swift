@@ -1,7 +1,7 @@
 import Foundation
 import Store
 
-extension MailStore {
+extension TreeStore {
     /// What `.status` and `mailfs status` print for one account: its live state and
     /// profile with the store's counts (outbox, cache, folders). nil for an unsaved record.
     public func statusFacts(_ account: AccountRecord, activity: AccountActivity.State,
