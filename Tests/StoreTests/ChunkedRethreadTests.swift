@@ -151,7 +151,7 @@ private final class History {
     let inbox: Int64
     let chunking: GroupChunking
     let extent: MailStore.RethreadExtent
-    /// Every rethread settles every group (`MailStore.rethread`'s `settlingAll`).
+    /// Every rethread settles every group (`IngestingStore.rethread`'s `settlingAll`).
     let settlingAll: Bool
     private var uid: Int64 = 0
 

@@ -3,9 +3,9 @@ import Foundation
 /// A download on its way into the content cache, read while it grows
 /// (docs/ARCHITECTURE.md, "Lazy content"). One writer (the downloader) appends decoded
 /// bytes to a private partial file; any number of readers read ranges of it, each waiting
-/// only until its range has arrived or the download ended. `MailStore.finishContent`
+/// only until its range has arrived or the download ended. `SyncStore.finishContent`
 /// renames the file into the cache (readers keep their descriptor: same inode);
-/// `MailStore.abandonContent` unlinks it, and readers still waiting get the failure.
+/// `SyncStore.abandonContent` unlinks it, and readers still waiting get the failure.
 ///
 /// Reads block their thread (libfuse's workers); `finished()` is the async way to wait.
 public final class ContentStream: @unchecked Sendable {

@@ -8,7 +8,7 @@ import GRDB
 /// another added, a clock set back). Random rather than counted, so a folder id used again
 /// after its folder was removed cannot meet a file kept for the old one.
 ///
-/// What a folder's listing shows (`MailStore.messages(inFolder:)`): its links not
+/// What a folder's listing shows (`TreeStore.messages(inFolder:)`): its links not
 /// `pending = 'leaving'`; of each linked message its name, size, dates, read and starred
 /// flags and its region of the pack; and how many folders hold it (st_nlink), which a
 /// link of the same message in another folder changes. A region leaving the pack moves

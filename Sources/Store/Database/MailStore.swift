@@ -4,6 +4,8 @@ import Synchronization
 
 /// The local store: one SQLite database (WAL) per data directory, shared by every
 /// account. Thread-safe: readers run concurrently, writes are serialized by GRDB.
+/// The command that opens it holds it and closes it; each of its users is given the
+/// façade it needs (`tree`, `sync`, `importer`) over this one database.
 public final class MailStore: Sendable {
     public let databaseURL: URL
     let pool: DatabasePool

@@ -260,7 +260,7 @@ enum Schema {
     /// What a folder's last complete sync saw: the server's message count (EXISTS), the
     /// start of the sync window it asked for, and the folder's own count of messages then.
     /// NULL until a sync of the folder completes, and again after one that did not
-    /// (`MailStore.saveCheckpoint`).
+    /// (`SyncStore.saveCheckpoint`).
     private static func addSettledState(_ db: Database) throws {
         try db.alter(table: "folder") { t in
             t.add(column: "settledMessages", .integer)

@@ -24,7 +24,7 @@ extension StoreReader {
     @discardableResult
     public func damage(in error: any Error) -> StoreFileError? {
         if let error = error as? PackError, error.isDamage {
-            let failure = StoreFileError(path: store.databaseURL.path, kind: .damaged("its store.pack \(error.path): \(error.reason)"))
+            let failure = StoreFileError(path: store.databaseURL.path, kind: .damaged("its pack \(error.path): \(error.reason)"))
             store.damageFound.withLock { $0 = $0 ?? failure }
             return failure
         }

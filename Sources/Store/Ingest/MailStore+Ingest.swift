@@ -115,7 +115,7 @@ extension MailStore {
     }
 }
 
-/// Messages parsed and turned into rows by `MailStore.prepare`, ready to store.
+/// Messages parsed and turned into rows by `IngestingStore.prepare`, ready to store.
 public struct PreparedBatch: Sendable {
     let messages: [PreparedMessage]
 

@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 import MailCore
 
 /// The IMAP flags an APPEND carries, stored in the row's `flag` column.

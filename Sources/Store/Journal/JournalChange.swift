@@ -79,7 +79,7 @@ public struct JournalChange: Codable, Sendable, Equatable, FetchableRecord, Muta
 
     /// Rows are read without `raw`: an APPEND row holds a whole message, and the applier
     /// reads up to a thousand rows at a time; the one APPEND being applied reads its bytes
-    /// with `MailStore.appendContent`. Updates of a fetched row name their columns, so
+    /// with `SyncStore.appendContent`. Updates of a fetched row name their columns, so
     /// they never write the missing `raw` back as NULL.
     public static var databaseSelection: [any SQLSelectable] { [.allColumns(excluding: ["raw"])] }
 

@@ -73,7 +73,7 @@ enum KeptListingCodec {
 
     /// The version and entries of `bytes`, nil unless they are a whole listing as `encode`
     /// writes them. `pass` is the pack's punching pass read before the folder's version was
-    /// (`MailStore.messages(inFolder:)`).
+    /// (`TreeStore.messages(inFolder:)`).
     static func decode(_ bytes: [UInt8], pass: UInt64) -> (version: Int64, entries: [MessageEntry])? {
         guard let version = version(of: bytes) else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in

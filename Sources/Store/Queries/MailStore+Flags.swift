@@ -9,8 +9,8 @@ public enum UserFlag: String, Sendable, CaseIterable {
 }
 
 extension MailStore {
-    /// Sets a flag locally. Online accounts push it to the server (a later layer);
-    /// offline accounts only have this local state. Thread unread counts follow.
+    /// Sets a flag with no journal row (a user's change goes through `changeFlag`); tests
+    /// set up their messages with it. Thread unread counts follow.
     func setFlag(_ flag: UserFlag, to value: Bool, emailId: Int64) throws {
         try pool.write { db in try Self.setFlag(flag, to: value, emailId: emailId, db: db) }
     }

@@ -190,7 +190,7 @@ public struct PackError: Error, CustomStringConvertible {
         self.code = code
     }
 
-    /// The file is not what the store says it is (`MailStore.damage(in:)` reports it).
+    /// The file is not what the store says it is (`StoreReader.damage(in:)` reports it).
     public var isDamage: Bool { code == 0 }
 
     /// The file system cannot do it at all (hole punching on a file system without it).

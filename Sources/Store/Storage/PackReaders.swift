@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Where a message stored whole keeps its bytes, as an open file needs it (`MailStore.rawLocation`).
+/// Where a message stored whole keeps its bytes, as an open file needs it (`TreeStore.rawLocation`).
 public enum RawLocation: Sendable, Equatable {
     /// In the pack: read by range, with no query, while the file is open.
     case packed(PackedMessage)
