@@ -49,7 +49,7 @@ extension MailStore {
     /// Drops the least recently read rows until the account fits in `limit`; returns them
     /// so their files are removed once the transaction committed.
     static func evict(accountId: Int64, over limit: Int64, keeping kept: CachedContentRow,
-                              db: Database) throws -> [CachedContentRow] {
+                      db: Database) throws -> [CachedContentRow] {
         var used = try cacheUsage(accountId: accountId, db: db)
         guard used > limit else { return [] }
         let candidates = try CachedContentRow

@@ -4,7 +4,7 @@ import MailCore
 
 extension MailStore {
     static func ingest(_ messages: [PreparedMessage], accountId: Int64, pack: MessagePack,
-                               indexing added: inout [SearchEntry], db: Database) throws -> IngestSummary {
+                       indexing added: inout [SearchEntry], db: Database) throws -> IngestSummary {
         let rule = try SameMessage.rule(accountId: accountId, db: db)
         var summary = IngestSummary()
         for message in messages {

@@ -20,7 +20,7 @@ extension MailStore {
     }
 
     static func rethread(_ db: Database, accountId: Int64, extent: RethreadExtent, chunking: GroupChunking,
-                                 settlingAll: Bool = false) throws -> Set<Int64> {
+                         settlingAll: Bool = false) throws -> Set<Int64> {
         let groups: [[Int64]]
         var current: CurrentThreads
         let threads: Set<Int64>?

@@ -2,9 +2,6 @@ import Foundation
 import GRDB
 import MailCore
 
-/// mkdir, rmdir and mv of folders: applied to the tree at once, journaled for the server.
-/// The server name is decided when the change is applied (it needs the server's
-/// hierarchy delimiter); until then the folder carries a `localState`.
 extension MailStore {
     /// A folder row that exists only locally yet: a provisional server name no server
     /// lists, so the sync never matches it.

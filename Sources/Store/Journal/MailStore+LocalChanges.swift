@@ -12,9 +12,6 @@ public enum LocalChangeError: Error, Equatable, Sendable {
     case noTrash
 }
 
-/// The tree's write side (docs/REQUIREMENTS.md §C4): every user change is applied to the store at
-/// once and written to the journal in the same transaction, before the file operation
-/// returns. Imported (offline) accounts have no server: their rows finish at once.
 extension MailStore {
     /// Done rows are kept one minute for the guard's window, then dropped.
     static func pruneDone(_ db: Database, accountId: Int64, now: Date) throws {

@@ -2,6 +2,9 @@ import Foundation
 import GRDB
 import MailCore
 
+/// mkdir, rmdir and mv of folders: applied to the tree at once, journaled for the server.
+/// The server name is decided when the change is applied (it needs the server's
+/// hierarchy delimiter); until then the folder carries a `localState`.
 extension TreeStore {
     /// `mkdir`: a new folder at `path` ("Receipts", "Projects/2026"). nil if it exists.
     public func recordCreateFolder(path: String, context: WriteContext) throws -> FolderRecord? {

@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 
+/// The tree's write side (docs/REQUIREMENTS.md §C4): every user change is applied to the store at
+/// once and written to the journal in the same transaction, before the file operation
+/// returns. Imported (offline) accounts have no server: their rows finish at once.
 extension TreeStore {
     /// `setfattr user.mailfs.seen|flagged`. A change that undoes a still-pending one of
     /// the same flag cancels it instead of adding a row.

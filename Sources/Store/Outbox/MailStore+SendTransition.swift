@@ -18,7 +18,7 @@ extension MailStore {
     /// returns how many changed.
     @discardableResult
     func transitionAll(in state: SendState, accountId: Int64?, _ event: SendStateMachine.Event,
-                               machine: SendStateMachine, now: Date = Date()) throws -> Int {
+                       machine: SendStateMachine, now: Date = Date()) throws -> Int {
         try pool.write { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM sendQueue WHERE state = ? AND (? IS NULL OR accountId = ?)",
                                          arguments: [state.rawValue, accountId, accountId])
