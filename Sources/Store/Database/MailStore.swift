@@ -109,13 +109,13 @@ public final class MailStore: Sendable {
         configuration.prepareDatabase { db in
             // Takes effect only on a new, empty file (before WAL is set); an existing store
             // keeps its size. 16 KiB pages: a message's bytes span a quarter of the pages,
-            // and the WAL and its checkpoints get a quarter of the writes, which made a
-            // 50,000-message import about 10% faster (docs/DECISIONS.md, "Import: reading
-            // ahead, statement journals in memory, page size").
+            // and the WAL and its checkpoints get a quarter of the writes, which made an
+            // import faster (docs/DECISIONS.md, "Import: reading ahead, statement journals
+            // in memory, page size").
             try db.execute(sql: "PRAGMA page_size = \(pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // 4 MiB of page cache per connection: the pool has several readers, and the
-            // mount's memory budget (150 MB) matters more than re-reading hot pages.
+            // mount's memory budget matters more than re-reading hot pages.
             try db.execute(sql: "PRAGMA cache_size = -4096")
             // Readers only: a write transaction locks every database attached to its
             // connection, and the index has a writer of its own (`SearchIndexWriter`).
@@ -138,9 +138,9 @@ public final class MailStore: Sendable {
 
     /// The writer's temporary files in memory. Every insert that fires a trigger (the
     /// folder counts, the storage figures) or writes the full-text index keeps a statement
-    /// journal, and SQLite spills one above 64 KiB to a file in /var/tmp: an import of 5,000
-    /// messages wrote 692 MiB there, more than to the WAL and the database together, and a
-    /// 50,000-message import ran 9% faster without them, its peak memory unchanged.
+    /// journal, and SQLite spills one above 64 KiB to a file in /var/tmp: an import wrote
+    /// more there than to the WAL and the database together, and ran faster without them,
+    /// its peak memory unchanged.
     /// Readers keep the default, so large sorts of listings still spill rather than grow.
     private static func keepStatementJournalsInMemory(_ pool: DatabasePool) throws {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
@@ -149,10 +149,9 @@ public final class MailStore: Sendable {
     /// For an import: the writer checkpoints once 16,000 pages (256 MiB) wait in the WAL
     /// instead of SQLite's 1,000: an index page that many messages' rows go through (their
     /// file names, fingerprints, folder links) is copied to the database at each checkpoint
-    /// it changed before, and there are a sixteenth as many. A 50,000-message import took
-    /// 18.9-19.4 s against 20.3 s (docs/DECISIONS.md, "Import: reading ahead, statement
-    /// journals in memory, page size"). The WAL is cut back to 64 MiB when it restarts, so
-    /// it does not keep its largest size for good.
+    /// it changed before, and there are a sixteenth as many (docs/DECISIONS.md, "The
+    /// kernel reads ahead, and an import checkpoints rarely"). The WAL is cut back to
+    /// 64 MiB when it restarts, so it does not keep its largest size for good.
     public func checkpointRarely() throws {
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 16000; PRAGMA journal_size_limit = \(64 << 20)")
