@@ -78,7 +78,7 @@ extension ChangeApplier {
                                     over connection: IMAPConnection) async throws {
         let first = try await connection.uidStore(uids, flags: [flag], operation, unchangedSince: knownModSeq)
         guard !first.modified.isEmpty else { return }
-        let current = try await connection.uidFetch(first.modified, items: ["FLAGS", "MODSEQ"])
+        let current = try await connection.uidFetch(first.modified, items: [.flags, .modSeq])
         let wanted = operation == .add
         for attributes in current {
             guard let uid = attributes.uid, let modSeq = attributes.modSeq,
