@@ -17,7 +17,15 @@ import Synchronization
 /// messages went in several transactions, stands for every recipient.
 final class AcceptanceLog: Sendable {
     let url: URL
-    private let descriptor = Mutex<Int32>(-1)
+    private let file = Mutex(OpenFile())
+
+    /// The file as `record` holds it open.
+    private struct OpenFile {
+        var fd: Int32 = -1
+        /// A write went short: its line has no line feed, and a line appended after it would
+        /// be read as its end, so nothing more is appended until the file is emptied.
+        var torn = false
+    }
 
     /// One line: the message, and whom the server took it for (nil: every recipient).
     struct Entry: Equatable {
@@ -30,7 +38,7 @@ final class AcceptanceLog: Sendable {
     }
 
     deinit {
-        descriptor.withLock { fd in if fd >= 0 { close(fd) } }
+        file.withLock { file in if file.fd >= 0 { close(file.fd) } }
     }
 
     /// Why an acceptance could not be recorded, or the recorded ones read back or cleared.
@@ -56,24 +64,27 @@ final class AcceptanceLog: Sendable {
     /// is not on its way to disk: the caller must then record the acceptance otherwise.
     func record(_ id: Int64, recipients: [String]) throws(Failure) {
         let line = Array(([String(id)] + recipients).joined(separator: "\t").utf8) + [0x0A]
-        try descriptor.withLock { (fd: inout Int32) throws(Failure) in
-            if fd < 0 { fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-            guard fd >= 0 else { throw Failure(operation: "open", path: url.path, code: errno) }
-            try Self.append(line, to: fd, path: url.path)
+        try file.withLock { (file: inout OpenFile) throws(Failure) in
+            guard !file.torn else { throw Failure(operation: "write", path: url.path, reason: "an earlier line was cut short") }
+            if file.fd < 0 { file.fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            guard file.fd >= 0 else { throw Failure(operation: "open", path: url.path, code: errno) }
+            let written = Self.append(line, to: file.fd)
+            guard written >= 0 else { throw Failure(operation: "write", path: url.path, code: errno) }
+            guard written == line.count else {
+                file.torn = true
+                throw Failure(operation: "write", path: url.path, reason: "wrote \(written) of \(line.count) bytes")
+            }
         }
     }
 
-    /// One write(2), so a line is never interleaved with another; a short write (a full
-    /// disk) leaves a line without its line feed, which `entries()` ignores.
-    private static func append(_ line: [UInt8], to fd: Int32, path: String) throws(Failure) {
+    /// One write(2), so a line is never interleaved with another; returns what it returned.
+    /// A short one (a full disk) leaves a line without its line feed, which `entries()` ignores.
+    private static func append(_ line: [UInt8], to fd: Int32) -> Int {
         var written = -1
         repeat {
             written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         } while written < 0 && errno == EINTR
-        guard written >= 0 else { throw Failure(operation: "write", path: path, code: errno) }
-        guard written == line.count else {
-            throw Failure(operation: "write", path: path, reason: "wrote \(written) of \(line.count) bytes")
-        }
+        return written
     }
 
     /// The lines recorded so far (none when there is no file). A last line without its
@@ -109,8 +120,9 @@ final class AcceptanceLog: Sendable {
 
     /// Empties the file once its lines are in the database.
     func clear() throws(Failure) {
-        try descriptor.withLock { (fd: inout Int32) throws(Failure) in
-            if fd >= 0 { close(fd); fd = -1 }
+        try file.withLock { (file: inout OpenFile) throws(Failure) in
+            if file.fd >= 0 { close(file.fd) }
+            file = OpenFile()
             guard truncate(url.path, 0) == 0 || errno == ENOENT else {
                 throw Failure(operation: "truncate", path: url.path, code: errno)
             }

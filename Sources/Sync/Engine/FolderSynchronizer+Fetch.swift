@@ -290,7 +290,9 @@ extension FolderSynchronizer {
     /// One command for the text sections of `command`'s messages, which lie in the same
     /// sections; each message alone when the server refuses it.
     private func texts(_ command: [TextFetch], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
-        let items = command[0].leaves.map { FetchItem.bodyPeek(BodySection($0.section), partial: 0..<UInt32(MessageParser.maxBodyBytes)) }
+        let items = command[0].leaves.map {
+            FetchItem.bodyPeek(BodySection($0.section), partial: 0..<UInt32(MessageParser.maxBodyBytes))
+        }
         do {
             let fetched = try await connection.uidFetch(Self.uidSet(command.map(\.candidate.uid)), items: items)
             var byUID: [Int64: FetchAttributes] = [:]

@@ -43,7 +43,8 @@ public final class SyncCoordinator: Sendable, WriteBackService {
             let trigger = SyncTrigger()
             accounts[account.name] = AccountEntry(
                 synchronizer: synchronizer, trigger: trigger,
-                sender: synchronizer.makeSender(timing: accountTiming), applier: synchronizer.makeApplier(reached: writeBackReached))
+                sender: synchronizer.makeSender(timing: accountTiming),
+                applier: synchronizer.makeApplier(reached: writeBackReached))
         }
         self.accounts = accounts
         self.global = global
