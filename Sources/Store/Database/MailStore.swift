@@ -31,8 +31,8 @@ public final class MailStore: Sendable {
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`, its full-text index,
     /// `mailfs-search.sqlite`, and its pack of raw messages, `mailfs-messages.pack`. The
-    /// directory is made 0700
-    /// and the database files 0600: mail is private. A file that is not a usable mailfs
+    /// directory is made 0700 and every file in it 0600, whatever the umask: mail is
+    /// private. A file that is not a usable mailfs
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
     /// is left as it was; so does a store whose write-ahead log is missing, damaged or not
     /// its own (`WALVerdict`), unless `acceptingLostChanges` (the user's
@@ -48,9 +48,6 @@ public final class MailStore: Sendable {
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        // Files the database creates (the -wal and -shm companions too) get 0600.
-        let previousMask = umask(0o077)
-        defer { umask(previousMask) }
         databaseURL = directory.appendingPathComponent("mailfs.sqlite")
         acceptanceLog = AcceptanceLog(directory: directory)
         let header = try StoreFile.check(databaseURL)
@@ -126,6 +123,7 @@ public final class MailStore: Sendable {
         }
         configuration.maximumReaderCount = 4
         return try failingAsStoreFile(url) {
+            try StoreFile.createPrivately(url)
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             try StoreFile.claim(pool)
             try Schema.migrate(pool, searchIndex: searchIndex)
@@ -178,6 +176,8 @@ public final class MailStore: Sendable {
         return (try MailStore(directory: dir), dir)
     }
 
+    /// The database files and the pack made private again when found otherwise (a store
+    /// copied in with other modes).
     private static func restrictPermissions(of directory: URL) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         for name in names where name.hasPrefix("mailfs.sqlite") || name.hasPrefix(SearchIndexFile.name)

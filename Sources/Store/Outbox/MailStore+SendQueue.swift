@@ -33,7 +33,7 @@ extension MailStore {
     public func enqueue(draft id: Int64, _ message: OutgoingMessage, undoDelay: TimeInterval,
                         now: Date = Date()) throws -> Bool {
         try pool.write { db in
-            guard case .update = try Self.transition(send: id, .submit(undoDelay: undoDelay), machine: SendStateMachine(),
+            guard case .update = try Self.transition(send: id, .submit(undoDelay: undoDelay), machine: .untimed,
                                                      now: now, db: db) else { return false }
             try db.execute(sql: """
                 UPDATE sendQueue SET fileName = ?, raw = ?, envelopeFrom = ?, envelopeTo = ? WHERE id = ?

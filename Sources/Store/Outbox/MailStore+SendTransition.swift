@@ -8,11 +8,11 @@ extension MailStore {
     /// Adds `recipients` (those the server took the message for in the attempt that ends
     /// with `event`) to the row's `deliveredTo`, then feeds `event` to the machine and
     /// carries out its decision, which it returns (for `.log` and errno), in one transaction.
-    /// A row gone meanwhile is `.ignore`d. The tree's events and start-up do not depend on
-    /// the delays, so they may use the default machine.
+    /// A row gone meanwhile is `.ignore`d. The tree's events and start-up's do not depend
+    /// on the delays: `SendStateMachine.untimed` decides them when no machine is given.
     @discardableResult
     public func transition(send id: Int64, _ event: SendStateMachine.Event, deliveredTo recipients: [String] = [],
-                           machine: SendStateMachine = SendStateMachine(), now: Date = Date()) throws -> SendStateMachine.Decision {
+                           machine: SendStateMachine = .untimed, now: Date = Date()) throws -> SendStateMachine.Decision {
         try pool.write { db in
             try Self.addDelivered(recipients, to: id, db: db)
             return try Self.transition(send: id, event, machine: machine, now: now, db: db)
@@ -34,29 +34,41 @@ extension MailStore {
     }
 
     /// Called on the event loop when the SMTP server accepted `id` for `recipients`: one
-    /// append, no SQLite.
-    public func noteDelivered(send id: Int64, to recipients: [String]) {
-        acceptanceLog.record(id, recipients: recipients)
+    /// append, no SQLite. Throws when the acceptance log cannot be written: the caller then
+    /// records them with `recordDelivered`, or a crash before the attempt's end would send
+    /// the message to them again.
+    public func noteDelivered(send id: Int64, to recipients: [String]) throws {
+        try acceptanceLog.record(id, recipients: recipients)
+    }
+
+    /// `noteDelivered`'s stand-in when the acceptance log cannot be written: the recipients
+    /// go to the row's `deliveredTo` at once, waiting for the writer if it is busy.
+    public func recordDelivered(send id: Int64, to recipients: [String]) throws {
+        try pool.write { db in try Self.addDelivered(recipients, to: id, db: db) }
     }
 
     /// At start-up, before any sender runs: the recipients servers took messages for just
     /// before the previous run died (SQLite not yet told) are added to their rows, so no
-    /// attempt sends to them again; a message found `sending` that reached them all is
-    /// accepted. Returns how many were accepted.
+    /// attempt sends to them again; a message found `sending` that reached them all (by the
+    /// acceptance log or `recordDelivered`) is accepted. Returns how many were accepted.
+    /// Throws when the acceptance log cannot be read or emptied: a message it may name
+    /// would otherwise be sent again.
     @discardableResult
     public func recoverDeliveries() throws -> Int {
-        let entries = acceptanceLog.entries()
+        let entries = try acceptanceLog.entries()
         let accepted = try pool.write { db in
             for entry in entries {
                 guard let item = try Self.outboxItem(id: entry.id, db: db) else { continue }
                 try Self.addDelivered(entry.recipients ?? item.recipients, to: entry.id, db: db)
             }
-            return try Set(entries.map(\.id)).count { id in
-                try Self.transition(send: id, .deliveredBeforeRestart, machine: SendStateMachine(), now: Date(), db: db)
+            let sending = try Int64.fetchAll(db, sql: "SELECT id FROM sendQueue WHERE state = ?",
+                                             arguments: [SendState.sending.rawValue])
+            return try sending.count { id in
+                try Self.transition(send: id, .deliveredBeforeRestart, machine: .untimed, now: Date(), db: db)
                     != .ignore
             }
         }
-        acceptanceLog.clear()
+        try acceptanceLog.clear()
         return accepted
     }
 
@@ -71,7 +83,7 @@ extension MailStore {
 
     /// At start-up: drafts of a run that died were never acknowledged to their writer.
     public func removeDrafts() throws {
-        try transitionAll(in: .draft, accountId: nil, .abandon, machine: SendStateMachine())
+        try transitionAll(in: .draft, accountId: nil, .abandon, machine: .untimed)
     }
 
     /// `event` for every row in `state` (of one account, or all), in one transaction;
