@@ -119,8 +119,7 @@ extension MailTree {
     }
 
     /// Waits on this FUSE thread (`RequestLoop` hands receiving to another meanwhile) until the server
-    /// began sending. ENOENT when the server no longer has the message, EIO for anything
-    /// else; the account's `.log` and `.status` say why.
+    /// began sending. Its failure is mapped as any other (`fsError(for:)`).
     private func download(_ key: ContentKey) throws(FSError) -> ContentDelivery {
         guard let provider = services?.content else {
             logger.error("\(key) is not in the store and no server is configured")
@@ -140,8 +139,8 @@ extension MailTree {
         done.wait()
         switch outcome.withLock({ $0 }) {
         case .success(let delivery)?: return delivery
-        case .failure(.gone)?: throw FSError(ENOENT)
-        default: throw FSError(EIO)
+        case .failure(let error)?: throw fsError(for: error)
+        case nil: throw FSError(EIO)
         }
     }
 }

@@ -51,7 +51,7 @@ extension MailTree {
             bytes = try storedContent(node)
             files.update(handle) { $0 = .content(bytes) }
         case .disk(let fd, let fileSize)?:
-            return try Self.read(fd: fd, fileSize: fileSize, offset: offset, size: size)
+            return try read(fd: fd, fileSize: fileSize, offset: offset, size: size)
         case .streaming(let stream, let listedSize)?:
             return try read(stream, listedSize: listedSize, at: inode, offset: offset, size: size)
         case .outgoing?, .appending?, .appended?, .control?, nil:
@@ -90,7 +90,7 @@ extension MailTree {
             bytes = try stream.read(offset: start, size: size)
         } catch {
             logger.error("read of \(stream.key) failed: \(error)")
-            throw FSError(EIO)
+            throw fsError(for: error)
         }
         if bytes.count < size, let file = stream.completedFile {
             learnSize(file, of: stream.key, at: inode, listed: listedSize)
@@ -99,17 +99,14 @@ extension MailTree {
     }
 
     /// Up to `size` bytes at `offset` of a cached file (short only at its end).
-    private static func read(fd: Int32, fileSize: Int64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
+    private func read(fd: Int32, fileSize: Int64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
         guard offset < UInt64(max(fileSize, 0)), size > 0 else { return [] }
         let count = Int(min(UInt64(size), UInt64(fileSize) - offset))
         var buffer = [UInt8](repeating: 0, count: count)
-        let filled: Int
-        do {
-            filled = try buffer.withUnsafeMutableBytes { raw throws(FileRangeError) in
+        let filled = try storeCall {
+            try buffer.withUnsafeMutableBytes { raw throws(FileRangeError) in
                 try FileRange.read(fd, into: raw, at: Int64(offset))
             }
-        } catch {
-            throw FSError(EIO)
         }
         return filled == count ? buffer : Array(buffer[..<filled])
     }

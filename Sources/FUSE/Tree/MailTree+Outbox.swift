@@ -94,8 +94,8 @@ extension MailTree {
     func releaseOutgoing(itemId id: Int64, accountId: Int64) {
         let neverWritten = drafts.bytes(id)?.isEmpty ?? false
         drafts.end(id)
-        guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
-        guard case .remove? = try? store.transition(send: id, .abandon) else { return }
+        guard let item = try? storeCall({ try store.outboxItem(id: id) }), !Self.isTemporaryName(item.fileName) else { return }
+        guard case .remove? = try? storeCall({ try store.transition(send: id, .abandon) }) else { return }
         if neverWritten { services?.sending.refused(item, reason: "empty file") }
         forgetName(item.fileName, accountId: accountId)
     }
@@ -119,7 +119,7 @@ extension MailTree {
             throw FSError(ENOENT)
         case .refused(let rejection):
             if !keepingDraft {
-                _ = try? store.transition(send: item.id, .abandon)
+                _ = try? storeCall { try store.transition(send: item.id, .abandon) }
                 forgetName(item.fileName, accountId: accountId)
             }
             listings.forget(Node.Directory.outbox(accountId).inode)

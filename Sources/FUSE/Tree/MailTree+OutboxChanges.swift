@@ -36,7 +36,7 @@ extension MailTree {
         do {
             try submit(renamed, bytes: bytes, accountId: accountId, keepingDraft: true)
         } catch {
-            _ = try? store.renameOutboxItem(id: item.id, to: name)
+            _ = try? storeCall { try store.renameOutboxItem(id: item.id, to: name) }
             throw error
         }
     }

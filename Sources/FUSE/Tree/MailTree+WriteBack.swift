@@ -109,7 +109,7 @@ extension MailTree {
         }
         if outcome != .recorded,
            heldDeletionReports.noteHeld(accountId: accountId, trippedGuard: outcome == .trippedGuard),
-           let held = try? store.heldDeletions(accountId: accountId) {
+           let held = try? storeCall({ try store.heldDeletions(accountId: accountId) }) {
             activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
                         + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: .warning)
         }
@@ -180,9 +180,9 @@ extension MailTree {
         while ContinuousClock.now < deadline {
             let folder: FolderRecord?
             do {
-                folder = try store.folder(id: folderId)
+                folder = try storeCall { try store.folder(id: folderId) }
             } catch {
-                return nil  // The store answers the next read; the journal keeps the change.
+                return nil  // The journal keeps the change; `fsError(for:)` noted the failure.
             }
             if let taken = verdict(folder) { return taken }
             Thread.sleep(forTimeInterval: 0.05)

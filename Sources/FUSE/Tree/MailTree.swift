@@ -162,10 +162,12 @@ public final class MailTree: FilesystemOperations {
         }
     }
 
-    /// The one mapping from a store failure to errno: the store's refusals of a change
-    /// are what the file operation asked for being impossible; anything else is EIO and a
-    /// line in the process log, and damage to the store file found this way is recorded
-    /// so every `.status` shows it, whichever operation met it.
+    /// The one mapping from a failure met serving a file operation to errno: the store's
+    /// refusals of a change are what the operation asked for being impossible; a message
+    /// the server no longer has is gone, and a download that failed is EIO (the account's
+    /// `.log` and `.status` say why); anything else is EIO and a line in the process log,
+    /// and damage to the store file found this way is recorded so every `.status` shows
+    /// it, whichever operation met it (a read, a journal write, a cached file's read).
     func fsError(for error: any Error) -> FSError {
         switch error {
         case let error as FSError:
@@ -174,6 +176,8 @@ public final class MailTree: FilesystemOperations {
             return FSError(error == .notFound ? ENOENT : EPERM)
         case let error as FolderChangeError:
             return FSError(error == .notEmpty ? ENOTEMPTY : EEXIST)
+        case let error as ContentUnavailable:
+            return FSError(error == .gone ? ENOENT : EIO)
         default:
             logger.error("store error: \(error)")
             store.damage(in: error)
