@@ -33,8 +33,9 @@ extension MailTree {
     public func clockDidTick() {
         if let trust = kernel.withLock({ $0?.trust }) { listings.forgetServed(before: .now - trust) }
         let stale = listings.heldDirectories().filter { inode in
-            guard let node = Node(inode: inode), let directory = try? searchDirectory(node) else { return false }
-            return directory.query.readsClock
+            guard case .directory(let directory)? = Node(inode: inode),
+                  let search = try? searchDirectory(directory) else { return false }
+            return search.query.readsClock
         }
         guard !stale.isEmpty else { return }
         let dropped = stale.map { (inode: $0, listing: listings.forget($0)) }
@@ -95,9 +96,13 @@ extension MailTree {
     /// attachments/<message>/ ones: after a `find`, new mail in the inbox would otherwise
     /// wait behind thousands of those to be shown.
     private static func refreshesFirst(_ inode: Inode) -> Bool {
-        switch Node(inode: inode) {
-        case .thread?, .attachmentMessage?: return false
-        default: return true
+        guard case .directory(let directory)? = Node(inode: inode) else { return true }
+        switch directory {
+        case .thread, .attachmentMessage:
+            return false
+        case .root, .unifiedInbox, .account, .folder, .threads, .archive, .outbox, .attachments, .searches,
+             .unifiedSearches, .savedSearch, .search:
+            return true
         }
     }
 }
