@@ -91,6 +91,18 @@ def body_text(rendering: str) -> str:
     return re.sub(r"\n\nLinks:\n(\[\d+\] [^\n]*\n)+", "\n", body)
 
 
+def conversation(binary: Path, messages: Path, work: Path, runs: int) -> dict:
+    """`mailfs show` of a thread directory of 100 messages (the corpus's first 100): the
+    conversation rendered whole, as conversation.txt will be, process start-up included."""
+    thread = work / "render-threads" / "threads" / "100 messages"
+    shutil.rmtree(thread.parent.parent, ignore_errors=True)
+    thread.mkdir(parents=True)
+    for name in sorted(os.listdir(messages))[:100]:
+        (thread / name).symlink_to(messages / name)
+    samples = [timed([str(binary), "show", str(thread)], stdout=subprocess.PIPE) for _ in range(runs + 1)][1:]
+    return {"wall": statistics.median(sample[0] for sample in samples), "bytes": len(samples[0][2].stdout)}
+
+
 def words(text: str) -> set:
     return set(WORD.findall(text))
 
@@ -127,7 +139,7 @@ def html_comparison(binary: Path, corpora: Path, work: Path) -> dict:
             "examples": examples}
 
 
-def markdown(facts, summary, rate, html) -> str:
+def markdown(facts, summary, rate, thread, html) -> str:
     lines = ["# Rendering: messages to text (issue 45)", "",
              "`bench/render/run.py`; page cache warm, mailfs pinned to one core (`taskset -c 0`).", ""]
     lines += [f"- {label}: {value}" for label, value in facts] + [f"- corpus: {summary}", ""]
@@ -139,7 +151,10 @@ def markdown(facts, summary, rate, html) -> str:
               "",
               "One `mailfs show DIR` process renders every message of the corpus (read, parse, render, "
               "write to /dev/null), median of the runs; the rate counts CPU time (user + system) of the "
-              "process, its start-up included.", ""]
+              "process, its start-up included.", "",
+              f"A 100-message thread directory as one conversation (`mailfs show threads/…/`, process "
+              f"start-up included): {thread['wall'] * 1000:.0f} ms wall, median of the runs, "
+              f"{thread['bytes'] / 1024:,.0f} KiB of text.", ""]
     count = max(html["messages"], 1)
     lines += ["## HTML messages against `w3m -dump`", "",
               figures.table(["side", "messages", "total time", "per message", "output"],
@@ -176,9 +191,10 @@ def main():
     directory, count = linked_messages(tree, work)
     scaffold.say(f"rendering {count} messages, {options.runs} runs ...")
     rate = throughput(options.binary, directory, count, options.runs)
+    thread = conversation(options.binary, directory, work, options.runs)
     scaffold.say("HTML messages: mailfs show and w3m -dump ...")
     html = html_comparison(options.binary, options.corpora, work)
-    text = markdown(machine.facts(work, options.binary), summary, rate, html) + "\n" + (HERE / "notes.md").read_text()
+    text = markdown(machine.facts(work, options.binary), summary, rate, thread, html) + "\n" + (HERE / "notes.md").read_text()
     print(text)
     options.output.write_text(text + "\n")
     return 0
