@@ -22,8 +22,17 @@ let package = Package(
             pkgConfig: "fuse3",
             providers: [.apt(["libfuse3-dev"])]
         ),
+        // libxml2's HTML parser, through pkg-config (Debian: libxml2-dev).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // Pure Swift, no I/O: parsing, threading, naming.
         .target(name: "MailCore"),
+        // Messages and threads as readable text (conversation.txt, `mailfs show`): no I/O;
+        // HTML bodies are parsed in memory by libxml2.
+        .target(name: "MessageText", dependencies: ["MailCore", "CLibXML2"]),
         // The configuration file and the paths mailfs uses (saved searches are checked
         // with MailCore's query parser).
         .target(
@@ -104,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "mailfs",
             dependencies: [
-                "MailCore", "Store", "MailContracts", "Activity", "Import", "Config", "FUSE", "Sync",
+                "MailCore", "MessageText", "Store", "MailContracts", "Activity", "Import", "Config", "FUSE", "Sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -124,6 +133,9 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["Store", "Activity"], path: "Tests/StoreTestSupport"),
         // TestSupport: the attachment parity check runs Python's email package as its oracle.
         .testTarget(name: "MailCoreTests", dependencies: ["MailCore", "TestSupport"]),
+        // TestSupport: the corpus test runs Python's email package as its oracle, and the
+        // `mailfs show` test runs the built binary.
+        .testTarget(name: "MessageTextTests", dependencies: ["MessageText", "MailCore", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         // GRDB: to make the files a store must refuse (another program's database).
         .testTarget(

@@ -23,8 +23,8 @@ mailfs_ensure_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# What building and mounting need.
-MAILFS_BUILD_PACKAGES=(fuse3 libfuse3-dev libsqlite3-dev pkg-config gcc libc6-dev make git ca-certificates attr python3)
+# What building and mounting need (libxml2-dev: the HTML parser of the message renderer).
+MAILFS_BUILD_PACKAGES=(fuse3 libfuse3-dev libsqlite3-dev libxml2-dev pkg-config gcc libc6-dev make git ca-certificates attr python3)
 
 # What the tests need besides: notmuch, whose search results mailfs's are compared with.
 MAILFS_TEST_PACKAGES=(notmuch)

@@ -46,6 +46,9 @@ public enum ConfigHelp {
         this-week = "date:7d.. -folder:spam"
         """
 
+    /// The values a setting takes when the config leaves it out, as the reference shows them.
+    private static let builtIn = AccountSettings()
+
     public static let helpText = """
         CONFIGURATION
           File: $XDG_CONFIG_HOME/mailfs/config.toml
@@ -56,24 +59,24 @@ public enum ConfigHelp {
           are refused, so typos are caught. `mailfs config` checks the file.
 
         [defaults]  (all optional; each may also be set in an account's table)
-          sync_window_days = 30     days of mail to sync: 7, 14, 30, 60 or 90
-          cache_limit_mb = 500      downloaded content kept per account, then the
+          sync_window_days = \(builtIn.syncWindowDays)     days of mail to sync: 7, 14, 30, 60 or 90
+          cache_limit_mb = \(builtIn.cacheLimitMB)      downloaded content kept per account, then the
                                     least recently used is evicted
-          raw_store_max_kb = 256    messages up to this size are stored whole at sync
-          undo_seconds = 5          delay before an outbox message is sent (rm cancels
+          raw_store_max_kb = \(builtIn.rawStoreMaxKB)    messages up to this size are stored whole at sync
+          undo_seconds = \(builtIn.undoSeconds)          delay before an outbox message is sent (rm cancels
                                     it): 0, 5, 10, 15 or 30
-          delete_guard = 100        more deletions than this per minute wait for
+          delete_guard = \(builtIn.deleteGuard)        more deletions than this per minute wait for
                                     "echo confirm-deletes > ACCOUNT/.control"; 0: off
-          max_connections = 5       IMAP connections per account (1-30)
-          connect_timeout_seconds = 30   a server silent this long is down
-          retry_delay_seconds = 5   first retry after a failed connection; then 3x, 9x
-          poll_interval_seconds = 300    how often every folder is synced
-          send_retry_delay_seconds = 30  first retry of a failed send; then 4x, 16x
+          max_connections = \(builtIn.maxConnections)       IMAP connections per account (1-30)
+          connect_timeout_seconds = \(builtIn.connectTimeoutSeconds)   a server silent this long is down
+          retry_delay_seconds = \(builtIn.retryDelaySeconds)   first retry after a failed connection; then 3x, 9x
+          poll_interval_seconds = \(builtIn.pollIntervalSeconds)    how often every folder is synced
+          send_retry_delay_seconds = \(builtIn.sendRetryDelaySeconds)  first retry of a failed send; then 4x, 16x
           trash_folder = "NAME"     the server folder rm moves mail to, as the tree
                                     shows it ("Deleted Items"); default: the folder
                                     the server marks \\Trash, else one named like a
                                     Trash (Trash, Deleted Items, Papierkorb...)
-          delete_without_trash = false   true: with no Trash found, rm deletes for
+          delete_without_trash = \(builtIn.deleteWithoutTrash)   true: with no Trash found, rm deletes for
                                     good; false: such an rm is refused (EPERM)
 
         [accounts.NAME]  (NAME is the account's directory: letters, digits,

@@ -5,9 +5,9 @@ import Foundation
 /// most `window` files ahead of the reader.
 ///
 /// The import's reader reads a batch of files, then parses it; without this, the disk sat
-/// idle while it parsed and the reader waited for every cold file in turn (a sixth of a
-/// 50,000-message import, docs/DECISIONS.md, "Import: reading ahead, statement journals in
-/// memory, page size"). The advice only fills the page cache: what the reader reads is
+/// idle while it parsed and the reader waited for every cold file in turn
+/// (docs/DECISIONS.md, "The kernel reads ahead, and an import checkpoints rarely"). The
+/// advice only fills the page cache: what the reader reads is
 /// read as before, whatever the advice did.
 final class FileReadAhead: @unchecked Sendable {
     private let paths: [String]

@@ -4,8 +4,8 @@ import Store
 import Synchronization
 
 /// Gives memory back once the mount has gone quiet: a `find` or `grep -r` over a large
-/// account leaves SQLite page caches and freed heap that glibc keeps for reuse (about
-/// 30 MB at 50,000 messages), and a mount sits idle most of its life. When a burst of
+/// account leaves SQLite page caches and freed heap that glibc keeps for reuse, and a
+/// mount sits idle most of its life. When a burst of
 /// FUSE requests has been followed by `quiet` seconds without one, it releases the
 /// store's connection memory and the tree's content sources, and asks glibc to return
 /// free pages (docs/DECISIONS.md, "Memory when idle"). The listings and attributes the

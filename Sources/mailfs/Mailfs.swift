@@ -7,7 +7,7 @@ struct Mailfs: ParsableCommand {
         commandName: "mailfs",
         abstract: "Email as a Linux filesystem: IMAP accounts synced into a local store, mounted with FUSE.",
         discussion: overview,
-        subcommands: [MountCommand.self, ImportCommand.self, StatusCommand.self, SearchCommand.self, BackupCommand.self,
+        subcommands: [MountCommand.self, ImportCommand.self, StatusCommand.self, SearchCommand.self, ShowCommand.self, BackupCommand.self,
                       ForgetCommand.self, CacheCommand.self, ConfigCommand.self, InstallServiceCommand.self]
     )
 

@@ -36,11 +36,19 @@ struct MountCommand: ParsableCommand {
     @Option(help: .hidden)
     var cacheSeconds: Double = 60
 
+    /// Tests only: the process kills itself (SIGKILL) when the write-back reaches this
+    /// `WriteBackPoint`, to check that the next run finishes the change.
+    @Option(help: .hidden)
+    var crashAt: String?
+
     @OptionGroup var location: LocationOptions
 
     func validate() throws {
         guard cacheSeconds >= 0 && cacheSeconds <= 86_400 else {
             throw ValidationError("--cache-seconds must be between 0 and 86400")
+        }
+        if let crashAt, WriteBackPoint(rawValue: crashAt) == nil {
+            throw ValidationError("--crash-at must be one of " + WriteBackPoint.allCases.map(\.rawValue).joined(separator: ", "))
         }
     }
 
@@ -83,7 +91,11 @@ struct MountCommand: ParsableCommand {
             byAccount: Dictionary((config?.accounts ?? []).map { ($0.name, $0.searches) }, uniquingKeysWith: { first, _ in first }))
         let activities = AccountActivities(profiles: AccountProfiles.make(config: config),
                                            importedDeleteGuard: AccountProfiles.importedDeleteGuard(config: config))
-        let coordinator = config.map { SyncCoordinator(config: $0, store: store.sync, activities: activities) }
+        let crashPoint = crashAt.flatMap(WriteBackPoint.init(rawValue:))
+        let coordinator = config.map {
+            SyncCoordinator(config: $0, store: store.sync, activities: activities,
+                            writeBackReached: { point in if point == crashPoint { kill(getpid(), SIGKILL) } })
+        }
         let tree = MailTree(store: store.tree, activities: activities,
                             services: coordinator.map { SyncEngine.services(of: $0, store: store.sync) }, settings: settings)
         // Names and attributes are trusted by the kernel for `cacheSeconds` (a minute; the

@@ -95,8 +95,8 @@ import Testing
     @Test("a stored listing keeps its messages', threads' and attachments' attributes, nothing else")
     func listingKeepsAttributes() {
         let cache = ListingCache()
-        let kept = [attributes(.message(1)), attributes(.thread(2)), attributes(.attachmentFile(3))]
-        let notKept = [attributes(.outboxItem(4)), attributes(.message(5), isVolatile: true)]
+        let kept = [attributes(.content(.message(1))), attributes(.directory(.thread(2))), attributes(.content(.attachment(3)))]
+        let notKept = [attributes(.outboxItem(4)), attributes(.content(.message(5)), isVolatile: true)]
         let entries = (kept + notKept).enumerated().map { DirectoryEntry(name: "\($0.offset)", attributes: $0.element) }
         #expect(cache.store(Listing(entries), for: 1, builtIn: cache.generation))
         for known in kept { #expect(cache.attributes(known.inode) == known) }
@@ -106,7 +106,7 @@ import Testing
     @Test("attributes are dropped by a drain, by any forget, and one file's by forgetAttributes")
     func attributesDropped() {
         let cache = ListingCache()
-        let message = attributes(.message(1)), other = attributes(.message(2))
+        let message = attributes(.content(.message(1))), other = attributes(.content(.message(2)))
         cache.remember(message, builtIn: cache.generation)
         cache.remember(other, builtIn: cache.generation)
         cache.forgetAttributes(of: message.inode)
@@ -123,20 +123,20 @@ import Testing
         let cache = ListingCache()
         let before = cache.generation
         _ = cache.drain(servedSince: nil)
-        cache.remember(attributes(.message(1), size: 10), builtIn: before)
-        #expect(cache.attributes(Node.message(1).inode) == nil)
+        cache.remember(attributes(.content(.message(1)), size: 10), builtIn: before)
+        #expect(cache.attributes(Node.ContentFile.message(1).inode) == nil)
         let forgotten = cache.generation
-        cache.forgetAttributes(of: Node.attachmentFile(3).inode)
-        cache.remember(attributes(.attachmentFile(3), size: 10), builtIn: forgotten)
-        #expect(cache.attributes(Node.attachmentFile(3).inode) == nil, "a download's exact size came in between")
+        cache.forgetAttributes(of: Node.ContentFile.attachment(3).inode)
+        cache.remember(attributes(.content(.attachment(3)), size: 10), builtIn: forgotten)
+        #expect(cache.attributes(Node.ContentFile.attachment(3).inode) == nil, "a download's exact size came in between")
     }
 
     @Test("names are looked up by their bytes: a duplicate keeps the first entry, another spelling of a name is not it")
     func namesByBytes() {
         let listing = Listing([
-            DirectoryEntry(name: "caf\u{E9}.eml", attributes: attributes(.message(1), size: 1)),
-            DirectoryEntry(name: "b.eml", attributes: attributes(.message(2), size: 2)),
-            DirectoryEntry(name: "b.eml", attributes: attributes(.message(3), size: 3)),
+            DirectoryEntry(name: "caf\u{E9}.eml", attributes: attributes(.content(.message(1)), size: 1)),
+            DirectoryEntry(name: "b.eml", attributes: attributes(.content(.message(2)), size: 2)),
+            DirectoryEntry(name: "b.eml", attributes: attributes(.content(.message(3)), size: 3)),
         ])
         #expect(listing.entries.map(\.attributes.size) == [1, 2])
         #expect(listing.entry(named: "b.eml")?.attributes.size == 2)
@@ -149,20 +149,20 @@ import Testing
     @Test("a listing's changes: the names gone and the entries whose attributes changed, by inode")
     func changesBetweenListings() {
         let old = Listing([
-            DirectoryEntry(name: "a.eml", attributes: attributes(.message(1), size: 1)),
-            DirectoryEntry(name: "b.eml", attributes: attributes(.message(2), size: 2)),
-            DirectoryEntry(name: "c.eml", attributes: attributes(.message(3), size: 3)),
+            DirectoryEntry(name: "a.eml", attributes: attributes(.content(.message(1)), size: 1)),
+            DirectoryEntry(name: "b.eml", attributes: attributes(.content(.message(2)), size: 2)),
+            DirectoryEntry(name: "c.eml", attributes: attributes(.content(.message(3)), size: 3)),
         ])
-        var linked = attributes(.message(2), size: 2)
+        var linked = attributes(.content(.message(2)), size: 2)
         linked.linkCount += 1
         let fresh = Listing([
-            DirectoryEntry(name: "a.eml", attributes: attributes(.message(1), size: 1)),
+            DirectoryEntry(name: "a.eml", attributes: attributes(.content(.message(1)), size: 1)),
             DirectoryEntry(name: "b.eml", attributes: linked),
-            DirectoryEntry(name: "d.eml", attributes: attributes(.message(4), size: 4)),
+            DirectoryEntry(name: "d.eml", attributes: attributes(.content(.message(4)), size: 4)),
         ])
         let changes = old.changes(to: fresh)
         #expect(changes.vanished == ["c.eml"])
-        #expect(changes.changed == [Node.message(2).inode], "a link more; a new name is no change of an old one")
+        #expect(changes.changed == [Node.ContentFile.message(2).inode], "a link more; a new name is no change of an old one")
         #expect(old.changes(to: old).changed.isEmpty)
         let reordered = Listing(old.entries.reversed())
         #expect(old.changes(to: reordered).vanished.isEmpty && old.changes(to: reordered).changed.isEmpty,
@@ -173,11 +173,11 @@ import Testing
     @Test("a folder's listing: subfolders first, a message named like one left out, names looked up by their bytes once asked")
     func folderListing() {
         let subfolder = DirectoryEntry(name: "x.eml", attributes: FileAttributes(
-            inode: Node.folder(4).inode, kind: .directory, permissions: 0o700, linkCount: 2, size: 4096,
+            inode: Node.Directory.folder(4).inode, kind: .directory, permissions: 0o700, linkCount: 2, size: 4096,
             modified: Date(timeIntervalSince1970: 0)))
         let messages = [
-            DirectoryEntry(name: "caf\u{E9}.eml", attributes: attributes(.message(1), size: 1)),
-            DirectoryEntry(name: "x.eml", attributes: attributes(.message(2), size: 2)),
+            DirectoryEntry(name: "caf\u{E9}.eml", attributes: attributes(.content(.message(1)), size: 1)),
+            DirectoryEntry(name: "x.eml", attributes: attributes(.content(.message(2)), size: 2)),
         ]
         let plain = Listing.folder(subfolders: [], messages: messages)
         #expect(plain.entries.map(\.attributes.size) == [1, 2])

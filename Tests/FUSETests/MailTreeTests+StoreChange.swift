@@ -93,7 +93,7 @@ extension ThreadWalkTreeTests {
         let (store, tree) = try Self.imported(messages)
         let kernel = RecordingInvalidator()
         tree.attach(kernel, trustedFor: .seconds(60))
-        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let account = try tree.lookup(parent: Node.Directory.root.inode, name: "work")
         let threads = try tree.readdir(try tree.lookup(parent: account.inode, name: "threads").inode).map(\.attributes.inode)
         #expect(threads.count == count)
         var replyThread: (inode: Inode, names: [String])?
@@ -112,7 +112,7 @@ extension ThreadWalkTreeTests {
         #expect(calls.entries.map(\.parent) == [replied] && calls.entries.map(\.name) == [reply])
         #expect(Set(calls.inodes).isSuperset(of: threads))
         for thread in threads {
-            guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
+            guard case .directory(.thread(let id))? = Node(inode: thread) else { Issue.record("not a thread"); continue }
             #expect(tree.listings.listing(thread)?.entries.map(\.name) == (try store.tree.messages(inThread: id)).map(\.fileName),
                     "rebuilt as the thread is now, and kept")
         }

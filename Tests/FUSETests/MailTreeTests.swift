@@ -37,13 +37,13 @@ struct MailTreeTests {
     }
 
     func path(_ components: String...) throws -> FileAttributes {
-        var attributes = try tree.getattr(Node.root.inode)
+        var attributes = try tree.getattr(Node.Directory.root.inode)
         for name in components { attributes = try tree.lookup(parent: attributes.inode, name: name) }
         return attributes
     }
 
     func names(_ components: String...) throws -> [String] {
-        var inode = Node.root.inode
+        var inode = Node.Directory.root.inode
         for name in components { inode = try tree.lookup(parent: inode, name: name).inode }
         return try tree.readdir(inode).map(\.name)
     }
@@ -84,7 +84,7 @@ struct MailTreeTests {
     @Test("a message deleted while open reads whole until it is closed, past a punching pass; opening it again is ENOENT")
     func deletedWhileOpen() throws {
         let file = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
-        guard case .message(let id)? = Node(inode: file.inode) else {
+        guard case .content(.message(let id))? = Node(inode: file.inode) else {
             Issue.record("not a message")
             return
         }
@@ -108,7 +108,7 @@ struct MailTreeTests {
         _ = try names("work", "inbox")
         let lunch = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Lunch plans.eml")
         let reply = try path("work", "inbox", "2026-11-20 1432 Alice Smith - Re: Lunch plans.eml")
-        guard case .message(let lunchId)? = Node(inode: lunch.inode), case .message(let replyId)? = Node(inode: reply.inode) else {
+        guard case .content(.message(let lunchId))? = Node(inode: lunch.inode), case .content(.message(let replyId))? = Node(inode: reply.inode) else {
             Issue.record("not messages")
             return
         }
@@ -147,6 +147,14 @@ struct MailTreeTests {
         #expect(throws: FSError(ENOENT)) { try tree.unlink(parent: inbox.inode, name: "no such.eml") }
     }
 
+    @Test("a message being copied into a folder is busy to any other open until its writer closes it")
+    func newMessageBusy() throws {
+        let inbox = try path("work", "inbox")
+        let (attributes, writer) = try tree.create(parent: inbox.inode, name: "note.eml", flags: O_WRONLY)
+        #expect(throws: FSError(EBUSY)) { try tree.open(attributes.inode, flags: O_RDONLY) }
+        tree.release(attributes.inode, handle: writer.handle)
+    }
+
     @Test("a store change moves folder mtimes on (the kernel drops a listing cached under an older one); threads keep their latest date")
     func storeChangeMovesDirectoryMtimes() throws {
         let thread = try #require(try names("work", "threads").first)
@@ -169,7 +177,7 @@ struct MailTreeTests {
         tree.release(message.inode, handle: opened.handle)
         #expect(tree.contentSources.source(message.inode) != nil)
 
-        let downloaded = Node.message(999).inode
+        let downloaded = Node.ContentFile.message(999).inode
         tree.contentSources.remember(.server(ContentKey(emailId: 999), size: 1, sizeIsExact: true), for: downloaded)
 
         tree.releaseMemory()
@@ -188,7 +196,7 @@ struct MailTreeTests {
     func refusals() throws {
         let account = try path("work")
         #expect(throws: FSError(EPERM)) { try tree.rmdir(parent: account.inode, name: "threads") }
-        #expect(throws: FSError(EPERM)) { try tree.mkdir(parent: Node.root.inode, name: "new-account") }
+        #expect(throws: FSError(EPERM)) { try tree.mkdir(parent: Node.Directory.root.inode, name: "new-account") }
     }
 
     /// `stat` of a folder answers from the folder rows (a folder's listing can be 10,000
@@ -244,7 +252,7 @@ struct ThreadWalkTreeTests {
     /// does; checks that from the walk's fourth directory on each came with the batch the
     /// fourth loaded, and returns every directory's node and listed names.
     static func walk(_ tree: MailTree, view: String) throws -> [(node: Node?, names: [String])] {
-        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let account = try tree.lookup(parent: Node.Directory.root.inode, name: "work")
         let directories = try tree.readdir(try tree.lookup(parent: account.inode, name: view).inode)
         return try directories.enumerated().map { index, directory in
             if index >= MailTree.missesForSmallDirectoriesWalk {
@@ -268,7 +276,7 @@ struct ThreadWalkTreeTests {
         let walked = try Self.walk(tree, view: "threads")
         #expect(walked.count == 12)
         for (node, names) in walked {
-            guard case .thread(let id)? = node else { Issue.record("not a thread: \(String(describing: node))"); continue }
+            guard case .directory(.thread(let id))? = node else { Issue.record("not a thread: \(String(describing: node))"); continue }
             #expect(names == (try store.tree.messages(inThread: id)).map(\.fileName))
         }
         let listed = walked.reduce(0) { $0 + $1.names.count }
@@ -292,7 +300,7 @@ struct ThreadWalkTreeTests {
         let walked = try Self.walk(tree, view: "attachments")
         #expect(walked.count == 10)
         for (node, names) in walked {
-            guard case .attachmentMessage(let id)? = node else { Issue.record("not a message: \(String(describing: node))"); continue }
+            guard case .directory(.attachmentMessage(let id))? = node else { Issue.record("not a message: \(String(describing: node))"); continue }
             #expect(names == (try store.sync.attachments(ofEmail: id)).map(\.fileName))
         }
         let listed = walked.reduce(0) { $0 + $1.names.count }
@@ -313,13 +321,13 @@ struct ThreadWalkTreeTests {
     func readAheadMatchesEachThread() async throws {
         let count = 3 * MailTree.smallDirectoriesBatch
         let (store, tree) = try Self.imported((0..<count).map { MailTreeTests.message(id: "t\($0)@t", subject: "Topic \($0)") })
-        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let account = try tree.lookup(parent: Node.Directory.root.inode, name: "work")
         let threads = try tree.readdir(try tree.lookup(parent: account.inode, name: "threads").inode).map(\.attributes.inode)
         #expect(threads.count == count)
         for thread in threads.prefix(MailTree.missesForSmallDirectoriesWalk) { _ = try tree.readdir(thread) }
         #expect(try await Self.held(threads, by: tree), "the rest of the walk was read ahead")
         for thread in threads {
-            guard case .thread(let id)? = Node(inode: thread) else { Issue.record("not a thread"); continue }
+            guard case .directory(.thread(let id))? = Node(inode: thread) else { Issue.record("not a thread"); continue }
             #expect(try tree.readdir(thread).map(\.name) == (try store.tree.messages(inThread: id)).map(\.fileName))
         }
     }
@@ -328,12 +336,12 @@ struct ThreadWalkTreeTests {
     func readAheadOverAccount() async throws {
         let folders = ["", ".Alpha", ".Beta", ".Gamma", ".Delta"]
         let (store, tree) = try Self.imported((0..<20).map { Self.withAttachments(id: "m\($0)@t", count: 1) }, folders: folders)
-        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let account = try tree.lookup(parent: Node.Directory.root.inode, name: "work")
         let directories = try tree.readdir(account.inode).filter { $0.attributes.kind == .directory }
         let walked = directories.filter { entry in
             switch Node(inode: entry.attributes.inode) {
-            case .folder?, .threads?, .attachments?, .archive?: return true
-            default: return false
+            case .directory(.folder)?, .directory(.threads)?, .directory(.attachments)?, .directory(.archive)?: return true
+            case .directory?, .content?, .generated?, .control?, .outboxItem?, .newMessage?, nil: return false
             }
         }
         #expect(walked.count == folders.count + 3)
@@ -351,7 +359,7 @@ struct ThreadWalkTreeTests {
     @Test("GETATTR of a thread or attachments/<message>/ directory gives the mtime its listing entry gave")
     func directoryAttributesAgreeWithListings() throws {
         let (store, tree) = try Self.imported((0..<4).map { Self.withAttachments(id: "m\($0)@t", count: 1) })
-        let account = try tree.lookup(parent: Node.root.inode, name: "work")
+        let account = try tree.lookup(parent: Node.Directory.root.inode, name: "work")
         for view in ["threads", "attachments"] {
             let entries = try tree.readdir(try tree.lookup(parent: account.inode, name: view).inode)
             #expect(entries.count == 4)

@@ -36,11 +36,12 @@ import Testing
 
     @Test("search nodes have inodes of their own kinds and round-trip")
     func inodes() {
-        let nodes: [Node] = [.searches(7), .unifiedSearches, .savedSearch(SavedSearchID.make(accountId: 7, index: 3)), .search(9)]
-        #expect(Set(nodes.map(\.inode)).count == nodes.count)
-        for node in nodes {
-            #expect(Node(inode: node.inode) == node)
-            #expect(node.isDirectory)
+        let directories: [Node.Directory] = [
+            .searches(7), .unifiedSearches, .savedSearch(SavedSearchID.make(accountId: 7, index: 3)), .search(9),
+        ]
+        #expect(Set(directories.map(\.inode)).count == directories.count)
+        for directory in directories {
+            #expect(Node(inode: directory.inode) == .directory(directory))
         }
         #expect(SavedSearchID.split(SavedSearchID.make(accountId: 7, index: 3)) == (7, 3))
         #expect(SavedSearchID.split(SavedSearchID.make(accountId: nil, index: 65535)) == (nil, 65535))

@@ -45,7 +45,7 @@ struct GmailArchiveTests {
             let letter = Letter("Gmail archive cut")
             try await Server.append([letter], user: Self.user, mailbox: "INBOX")
             let mount = try MountedMailfs.configured([WriteBackAccount(user: Self.user)])
-            try await mount.start(extraEnvironment: ["MAILFS_FAILPOINT": "writeback-after-archive-copy"])
+            try await mount.start(extraArguments: ["--crash-at", "writeback-after-archive-copy"])
             #expect(try await mount.waitForIdle(Self.user))
             #expect(try await mount.waitForFiles([letter.fileName], in: "gmailv/inbox"))
 

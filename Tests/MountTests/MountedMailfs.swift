@@ -81,13 +81,13 @@ final class MountedMailfs {
     }
 
     /// Starts the mount and waits (at most 20 s) until the root `.status` is readable.
-    /// `extraEnvironment` and `extraArguments` are for this run of the mount process only
-    /// (a failpoint, shorter kernel cache timeouts).
-    func start(extraEnvironment: [String: String] = [:], extraArguments: [String] = []) async throws {
+    /// `extraArguments` are for this run of the mount process only (a crash point, shorter
+    /// kernel cache timeouts).
+    func start(extraArguments: [String] = []) async throws {
         let logFile = root.appendingPathComponent("mount.log").path
         let process = try ChildProcess("/bin/sh", ["-c", "m=$1 d=$2 log=$3; shift 3; exec \"$0\" mount \"$m\" --data-dir \"$d\" \"$@\" >>\"$log\" 2>&1",
                                                    Self.binary, mountPoint.path, dataDir.path, logFile] + extraArguments,
-                                       environment: environment.merging(extraEnvironment) { $1 }, captureOutput: false)
+                                       environment: environment, captureOutput: false)
         self.process = process
         // Poll.until checks once more after the deadline: a full run's CPU-bound suites can
         // keep this task off both pool threads for the whole wait (two mount tests once

@@ -15,8 +15,7 @@ struct ServerAlertMountTests {
                 .appendingPathComponent("cyrus/config/msg/motd")
             try FileManager.default.createDirectory(at: motd.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "\(notice)\u{7}\n".write(to: motd, atomically: true, encoding: .utf8)
-            // Cyrus runs as its own user, and the test process's umask is sometimes 077
-            // (opening a store sets it, process-wide): the modes are set, not inherited.
+            // Cyrus runs as its own user: the modes are set, not left to the test process's umask.
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: motd.deletingLastPathComponent().path)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: motd.path)
             defer { try? FileManager.default.removeItem(at: motd) }

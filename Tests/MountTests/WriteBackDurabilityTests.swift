@@ -263,7 +263,7 @@ struct WriteBackDurabilityTests {
             try await Server.createMailbox("alice", source, target)
             try await Server.append([letter], user: "alice", mailbox: source)
             let mount = try MountedMailfs.configured([WriteBackAccount(imapPort: try Server.noMovePort)])
-            try await mount.start(extraEnvironment: ["MAILFS_FAILPOINT": "writeback-after-copy"])
+            try await mount.start(extraArguments: ["--crash-at", "writeback-after-copy"])
             #expect(try await mount.waitForIdle("alice"))
             #expect(try await mount.waitForFiles([letter.fileName], in: "alice/\(source)"))
             #expect(try await mount.waitForDirectory("alice/\(target)"))

@@ -37,7 +37,7 @@ struct JournalStoreTests {
             try temp.store.tree.messages(inFolder: folder).map(\.fileName)
         }
 
-        func machine() -> ChangeStateMachine { ChangeStateMachine() }
+        func machine() -> ChangeStateMachine { .untimed }
 
         func moveToProjects(_ emailId: Int64) throws {
             try temp.store.tree.record(.move(fromFolder: inbox, toFolder: projects), emailId: emailId, context: context)

@@ -5,6 +5,9 @@ import Testing
 /// The durable send queue behind outbox/: states, names, FIFO, crash recovery.
 @Suite("Send queue")
 struct SendQueueTests {
+    /// The sender's machine: a retry 30 s after the first transient failure.
+    let sender = SendStateMachine(retryDelays: [30, 120, 480], maxQueueAge: 24 * 3600)
+
     func message(_ name: String) -> OutgoingMessage {
         OutgoingMessage(fileName: name, data: Array("To: bob@example.org\r\n\r\nhi\r\n".utf8),
                         envelopeFrom: "alice@example.org", recipients: ["bob@example.org", "carol@example.org"])
@@ -76,7 +79,8 @@ struct SendQueueTests {
         let now = Date()
         try temp.store.sync.transition(send: item.id, .claim, now: now)
         let later = RecipientRefusal(address: "bob@example.org", reply: "452 4.5.3 too many recipients", isTransient: true)
-        try temp.store.sync.transition(send: item.id, .answered(refused: [later]), deliveredTo: ["carol@example.org"], now: now)
+        try temp.store.sync.transition(send: item.id, .answered(refused: [later]), deliveredTo: ["carol@example.org"],
+                                   machine: sender, now: now)
         let waiting = try #require(try temp.store.sync.outboxItem(id: item.id))
         #expect(waiting.state == .queued && waiting.delivered == ["carol@example.org"])
         #expect(waiting.undelivered == ["bob@example.org"])
@@ -109,7 +113,7 @@ struct SendQueueTests {
         let item = try queued(temp, account, "hi.eml")
         let now = Date()
         try temp.store.sync.transition(send: item.id, .claim, now: now)
-        try temp.store.sync.transition(send: item.id, .transient("421 busy"), now: now)
+        try temp.store.sync.transition(send: item.id, .transient("421 busy"), machine: sender, now: now)
         let waiting = try #require(try temp.store.sync.outboxItem(id: item.id))
         #expect(waiting.state == .queued && waiting.attempts == 1 && waiting.lastError == "421 busy")
         #expect(abs(waiting.notBefore.timeIntervalSince(now) - 30) < 0.01)
@@ -134,7 +138,7 @@ struct SendQueueTests {
         // A new process opens the same store.
         let reopened = try MailStore(directory: temp.directory)
         try reopened.tree.removeDrafts()
-        #expect(try reopened.sync.recoverInterruptedSends(accountId: account, machine: SendStateMachine()) == 1)
+        #expect(try reopened.sync.recoverInterruptedSends(accountId: account, machine: .untimed) == 1)
         let items = try reopened.tree.outboxItems(accountId: account)
         #expect(items.map(\.fileName) == ["a.eml", "b.eml"] && items.allSatisfy { $0.state == .queued })
         #expect(items.last?.id == waiting.id)

@@ -144,11 +144,11 @@ struct SendStateMachineTests {
 
     @Test("the delays follow the configuration (send_retry_delay_seconds scales them)")
     func scaledDelays() {
-        let quick = SendStateMachine(retryDelays: [1, 4, 16])
+        let quick = SendStateMachine(retryDelays: [1, 4, 16], maxQueueAge: machine.maxQueueAge)
         #expect(quick.decide(item(.sending, attempts: 1), event: .transient("x"), now: now)
                 == .update(state: .queued, attempts: 2, notBefore: now.addingTimeInterval(4), error: "x",
                            createdAt: now.addingTimeInterval(-3600)))
-        let never = SendStateMachine(retryDelays: [])
+        let never = SendStateMachine(retryDelays: [], maxQueueAge: machine.maxQueueAge)
         #expect(never.decide(item(.sending), event: .transient("x"), now: now)
                 == .update(state: .failed, attempts: 0, notBefore: now, error: "x (gave up after 1 attempts)",
                            createdAt: now.addingTimeInterval(-3600)), "no retry delays: the first failure is final")

@@ -67,7 +67,9 @@ struct RecipientLimitSendingTests {
             // sent to those three, through the sender's own transmitter and callback.
             let first = await sender.transmitter.send(data: data, envelopeFrom: item.envelopeFrom,
                                                       recipients: Array(recipients.prefix(3)),
-                                                      onDelivered: { store.sync.noteDelivered(send: item.id, to: $0) })
+                                                      onDelivered: { recipients in
+                                                          #expect(throws: Never.self) { try store.sync.noteDelivered(send: item.id, to: recipients) }
+                                                      })
             #expect(first == .answered(refused: [], sizeLimit: 10_240_000), "\(first)")
 
             #expect(try store.sync.recoverDeliveries() == 0, "three recipients are still to reach")

@@ -74,6 +74,26 @@ struct SendingTests {
         }
     }
 
+    @Test("an acceptance log that cannot be written: the message goes once, its acceptance is recorded in the database, .log and .status say so")
+    func unwritableAcceptanceLog() async throws {
+        try await SharedServers.shared {
+            let harness = try SyncHarness(try Self.sendingTOML(name: "work", user: "alice"))
+            // Root ignores modes: a directory where the log goes makes it unwritable for anyone.
+            try FileManager.default.createDirectory(at: harness.directory.appendingPathComponent("accepted-sends"),
+                                                    withIntermediateDirectories: false)
+            await harness.sync("work")
+            let subject = "Unlogged \(UUID().uuidString.prefix(8))"
+            let item = try await Self.send(harness, "work", to: "Bob <bob@example.test>", subject: subject)
+            #expect(item == nil, "accepted and filed: \(harness.log("work"))")
+            #expect(try await Self.delivered(subject, to: "bob") == 1)
+            let log = harness.log("work")
+            #expect(log.contains("outbox: \(subject).eml: acceptance recorded in the database instead of its log (cannot open "),
+                    "\(log)")
+            #expect(harness.state("work").outboxError?.hasPrefix("\(subject).eml: acceptance recorded in the database") == true,
+                    "\(String(describing: harness.state("work").outboxError))")
+        }
+    }
+
     @Test("Gmail files sent mail itself: no APPEND to Sent Mail")
     func gmailNoAppend() async throws {
         try await SharedServers.shared {

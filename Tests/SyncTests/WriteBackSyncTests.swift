@@ -71,10 +71,10 @@ struct WriteBackSyncTests: FolderSeeding {
                                      emailId: chosen, context: try context(harness))
             // The previous process claimed the row and moved the message, then died.
             let row = try #require(try harness.store.sync.dueChanges(accountId: accountId).batch.first?.id)
-            try harness.store.sync.transition([.init(id: row, event: .claim)], machine: ChangeStateMachine())
+            try harness.store.sync.transition([.init(id: row, event: .claim)], machine: .untimed)
             _ = try await TestServers.seed(["move", "--user", "alice", "--mailbox", folder, "--message-id", "<\(ids[0])>",
                                       "--to", "Trash"])
-            #expect(try harness.store.sync.recoverInterrupted(accountId: accountId, machine: ChangeStateMachine()) == 1)
+            #expect(try harness.store.sync.recoverInterrupted(accountId: accountId, machine: .untimed) == 1)
             #expect(await harness.coordinator.applyJournal(account: "work"))
             #expect(try await serverIds(folder) == [ids[1]])
             #expect(try await serverIds("Trash").filter { $0 == ids[0] }.count == 1)

@@ -34,7 +34,7 @@ final class ContentSourceCache: Sendable {
             case .packed(let packed):
                 if sources.packed.count >= Self.maxEntries { sources.packed.removeAll(keepingCapacity: true) }
                 sources.packed[inode] = packed
-            default:
+            case .store, .server:
                 sources.packed.removeValue(forKey: inode)
                 if sources.others.count >= Self.maxEntries { sources.others.removeAll(keepingCapacity: true) }
                 sources.others[inode] = source
@@ -50,7 +50,7 @@ final class ContentSourceCache: Sendable {
             if sources.packed.isEmpty { sources.packed.reserveCapacity(messages.count) }
             for message in messages {
                 guard let packed = message.packed else { continue }
-                sources.packed[Node.message(message.id).inode] = packed
+                sources.packed[Node.ContentFile.message(message.id).inode] = packed
             }
         }
     }
@@ -64,7 +64,7 @@ final class ContentSourceCache: Sendable {
 
     /// Gives back the memory of the sources other than pack regions (a mount gone quiet).
     /// Pack regions stay: most came with listings, which stay too, and they are plain
-    /// values, about 3 MB at 50,000 messages.
+    /// values, small next to the listings.
     func release() {
         sources.withLock { $0.others = [:] }
     }

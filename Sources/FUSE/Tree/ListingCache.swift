@@ -134,11 +134,7 @@ final class ListingCache: Sendable {
     /// Only nodes whose attributes come from the store by id and change only with it;
     /// never volatile ones (`.status`, files being written).
     private static func keepsAttributes(of attributes: FileAttributes) -> Bool {
-        guard !attributes.isVolatile else { return false }
-        switch Node(inode: attributes.inode) {
-        case .message?, .thread?, .attachmentFile?, .attachmentMessage?: return true
-        default: return false
-        }
+        !attributes.isVolatile && Node(inode: attributes.inode)?.attributesAreKept == true
     }
 
     /// Drops one directory's listing after a change made through the mount itself, so the

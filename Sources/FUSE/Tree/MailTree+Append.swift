@@ -44,8 +44,8 @@ extension MailTree {
             }
             activityLog(accountId, "\(name) added to \(folder?.path ?? "folder") as \(stored)")
             services?.writeBack.journalChanged(accountId: accountId)
-            listings.forget(Node.folder(folderId).inode)
-            invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
+            listings.forget(Node.Directory.folder(folderId).inode)
+            invalidator?.invalidateEntry(parent: Node.Directory.folder(folderId).inode, name: name)
         }
     }
 

@@ -4,41 +4,30 @@ import Store
 /// Attributes of every kind of node: modes 0700/0600 (docs/REQUIREMENTS.md §C2), message dates as
 /// mtimes, exact sizes.
 extension MailTree {
+    /// A node's attributes; those of store rows (`Node.attributesAreKept`) as listed or
+    /// looked up before, until the store changes.
     func attributes(of node: Node) throws(FSError) -> FileAttributes {
-        switch node {
-        case .message, .attachmentFile, .thread, .attachmentMessage:
-            if let known = listings.attributes(node.inode) { return known }
-            let generation = listings.generation
-            let attributes = try storedAttributes(of: node)
-            listings.remember(attributes, builtIn: generation)
-            return attributes
-        default:
-            return try liveAttributes(of: node)
-        }
+        if let known = listings.attributes(node.inode) { return known }
+        let generation = listings.generation
+        let attributes = try currentAttributes(of: node)
+        listings.remember(attributes, builtIn: generation)
+        return attributes
     }
 
-    /// Attributes of the nodes the store describes by id.
-    private func storedAttributes(of node: Node) throws(FSError) -> FileAttributes {
+    private func currentAttributes(of node: Node) throws(FSError) -> FileAttributes {
         switch node {
-        case .message(let id):
+        case .directory(let directory):
+            return try attributes(of: directory)
+        case .content(.message(let id)):
             guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
             return messageAttributes(message)
-        case .attachmentFile(let id):
+        case .content(.attachment(let id)):
             guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
             return attachmentAttributes(id: id, size: attachment.sizeBytes)
-        case .thread(let id):
-            guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
-            return threadAttributes(thread)
-        case .attachmentMessage(let id):
-            guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
-            return attachmentDirectoryAttributes(message)
-        default:
-            throw FSError(EINVAL)
-        }
-    }
-
-    private func liveAttributes(of node: Node) throws(FSError) -> FileAttributes {
-        switch node {
+        case .generated(let file):
+            return generatedFileAttributes(file)
+        case .control(let accountId):
+            return controlAttributes(accountId)
         case .outboxItem(let id):
             guard let item = try storeCall({ try store.outboxItem(id: id) }), !item.state.isAccepted else {
                 throw FSError(ENOENT)
@@ -48,16 +37,19 @@ extension MailTree {
             switch files.file(UInt64(handle)) {
             case .appending?: return newMessageAttributes(handle: handle, size: newMessages.bytes(handle)?.count ?? 0)
             case .appended?: return newMessageAttributes(handle: handle, size: 0)
-            default: throw FSError(ENOENT)
+            case .content?, .packed?, .stored?, .disk?, .streaming?, .outgoing?, .control?, nil: throw FSError(ENOENT)
             }
-        case .rootStatus, .accountStatus, .accountLog:
-            return generatedFileAttributes(node)
-        case .accountControl(let id):
-            return controlAttributes(id)
-        case .savedSearch, .search:
-            // Known without running the query: `stat` of a search directory is free.
-            _ = try searchDirectory(node)
-            return directoryAttributes(node)
+        }
+    }
+
+    private func attributes(of directory: Node.Directory) throws(FSError) -> FileAttributes {
+        switch directory {
+        case .thread(let id):
+            guard let thread = try storeCall({ try store.thread(id: id) }) else { throw FSError(ENOENT) }
+            return threadAttributes(thread)
+        case .attachmentMessage(let id):
+            guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
+            return attachmentDirectoryAttributes(message)
         case .folder(let id):
             // From the folder rows, not the folder's listing: after a change dropped the
             // listings, `stat` of a 10,000-message folder would otherwise rebuild them all.
@@ -65,10 +57,14 @@ extension MailTree {
                 throw FSError(ENOENT)
             }
             return folderAttributes(folder, subfolders: subfolders)
-        default:
+        case .savedSearch, .search:
+            // Known without running the query: `stat` of a search directory is free.
+            _ = try searchDirectory(directory)
+            return directoryAttributes(directory)
+        case .root, .unifiedInbox, .unifiedSearches, .account, .threads, .archive, .outbox, .attachments, .searches:
             // Listing the directory proves it exists and counts its subdirectories.
-            let listing = try listing(of: node.inode)
-            var attributes = directoryAttributes(node)
+            let listing = try listing(of: directory.inode)
+            var attributes = directoryAttributes(directory)
             attributes.linkCount = UInt32(2 + listing.subdirectoryCount)
             return attributes
         }
@@ -82,8 +78,8 @@ extension MailTree {
         return attributes
     }
 
-    func directoryAttributes(_ node: Node, modified: Date? = nil) -> FileAttributes {
-        FileAttributes(inode: node.inode, kind: .directory, permissions: 0o700, linkCount: 2,
+    func directoryAttributes(_ directory: Node.Directory, modified: Date? = nil) -> FileAttributes {
+        FileAttributes(inode: directory.inode, kind: .directory, permissions: 0o700, linkCount: 2,
                        size: 4096, modified: modified ?? listingsChangedAt.withLock { $0 })
     }
 
@@ -100,13 +96,13 @@ extension MailTree {
     }
 
     func messageAttributes(_ message: MessageEntry) -> FileAttributes {
-        FileAttributes(inode: Node.message(message.id).inode, kind: .regular, permissions: 0o600,
+        FileAttributes(inode: Node.ContentFile.message(message.id).inode, kind: .regular, permissions: 0o600,
                        linkCount: UInt32(message.folderCount),
                        size: UInt64(max(message.sizeBytes, 0)), modified: message.date)
     }
 
     func attachmentAttributes(id: Int64, size: Int64) -> FileAttributes {
-        FileAttributes(inode: Node.attachmentFile(id).inode, kind: .regular,
+        FileAttributes(inode: Node.ContentFile.attachment(id).inode, kind: .regular,
                        permissions: 0o600, linkCount: 1,
                        size: UInt64(max(size, 0)), modified: settings.mountedAt)
     }
@@ -114,21 +110,20 @@ extension MailTree {
     /// `.status` and `.log` are rendered on open and served with direct I/O, so the size
     /// reported here is the size of a rendering now (an account's `.status` with the storage
     /// figures last summed: summing them reads the whole store); readers read to EOF regardless.
-    func generatedFileAttributes(_ node: Node) -> FileAttributes {
-        let content = if case .accountStatus(let id) = node {
-            try? accountStatus(id, storage: .lastKnown)
-        } else {
-            try? generatedContent(node)
+    func generatedFileAttributes(_ file: Node.GeneratedFile) -> FileAttributes {
+        let content = switch file {
+        case .accountStatus(let id): try? accountStatus(id, storage: .lastKnown)
+        case .rootStatus, .accountLog: try? generatedContent(file)
         }
         let size = content?.count ?? 0
-        return FileAttributes(inode: node.inode, kind: .regular, permissions: 0o600, linkCount: 1,
+        return FileAttributes(inode: file.inode, kind: .regular, permissions: 0o600, linkCount: 1,
                               size: UInt64(size), modified: Date(), isVolatile: true)
     }
 
     func controlAttributes(_ accountId: Int64) -> FileAttributes {
         // Readable too (it says which commands it takes): `grep -r` over an account must not
         // fail on a file it cannot open.
-        FileAttributes(inode: Node.accountControl(accountId).inode, kind: .regular, permissions: 0o600,
+        FileAttributes(inode: Node.control(accountId).inode, kind: .regular, permissions: 0o600,
                        linkCount: 1, size: UInt64(Self.controlHelp.count), modified: settings.mountedAt)
     }
 }

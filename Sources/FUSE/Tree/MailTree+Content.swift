@@ -21,7 +21,7 @@ extension MailTree {
         case server(ContentKey, size: Int64, sizeIsExact: Bool)
     }
 
-    func openContent(_ node: Node) throws(FSError) -> OpenedFile {
+    func openContent(_ node: Node.ContentFile) throws(FSError) -> OpenedFile {
         let source = try knownContentSource(node)
         // Content under an inode never changes: the page cache may keep it.
         switch source {
@@ -37,7 +37,7 @@ extension MailTree {
     /// Holds the message's bytes in the pack for the open file. A location read before the
     /// store's last punching pass may be a hole now: then it is read again, and a message
     /// deleted meanwhile is ENOENT.
-    private func openPacked(_ node: Node, _ known: ContentSource) throws(FSError) -> OpenedFile {
+    private func openPacked(_ node: Node.ContentFile, _ known: ContentSource) throws(FSError) -> OpenedFile {
         var source = known
         for _ in 0..<3 {
             switch source {
@@ -46,7 +46,7 @@ extension MailTree {
             case .packed:
                 source = try storeCall { try self.contentSource(node) }
                 contentSources.remember(source, for: node.inode)
-            default:
+            case .store, .server:
                 // Gone from the pack (deleted and stored again without its bytes): open it anew.
                 return try openContent(node)
             }
@@ -55,7 +55,7 @@ extension MailTree {
         throw FSError(EIO)
     }
 
-    private func openFromServer(_ node: Node, key: ContentKey, size: Int64, sizeIsExact: Bool) throws(FSError) -> OpenedFile {
+    private func openFromServer(_ node: Node.ContentFile, key: ContentKey, size: Int64, sizeIsExact: Bool) throws(FSError) -> OpenedFile {
         if let cached = try storeCall({ try store.cachedContent(key) }), let file = OpenFile.disk(cached) {
             return OpenedFile(handle: files.open(file), keepCache: true, directIO: false, flushes: false)
         }
@@ -90,14 +90,14 @@ extension MailTree {
     }
 
     /// The remembered source, else the store's answer (then remembered).
-    private func knownContentSource(_ node: Node) throws(FSError) -> ContentSource {
+    private func knownContentSource(_ node: Node.ContentFile) throws(FSError) -> ContentSource {
         if let known = contentSources.source(node.inode) { return known }
         let source = try storeCall { try self.contentSource(node) }
         contentSources.remember(source, for: node.inode)
         return source
     }
 
-    func contentSource(_ node: Node) throws -> ContentSource {
+    func contentSource(_ node: Node.ContentFile) throws -> ContentSource {
         switch node {
         case .message(let id):
             // Where the stored bytes are is asked first: that row is all a message stored
@@ -111,19 +111,16 @@ extension MailTree {
                 guard let size = try store.messageSize(emailId: id) else { throw FSError(ENOENT) }
                 return .server(.message(id), size: size, sizeIsExact: true)
             }
-        case .attachmentFile(let id):
+        case .attachment(let id):
             guard let attachment = try store.attachment(id: id) else { throw FSError(ENOENT) }
             if try store.hasRawMessage(emailId: attachment.emailId) { return .store }
             return .server(ContentKey(emailId: attachment.emailId, partId: attachment.partId),
                            size: attachment.sizeBytes, sizeIsExact: attachment.sizeIsExact)
-        default:
-            throw FSError(EINVAL)
         }
     }
 
     /// Waits on this FUSE thread (`RequestLoop` hands receiving to another meanwhile) until the server
-    /// began sending. ENOENT when the server no longer has the message, EIO for anything
-    /// else; the account's `.log` and `.status` say why.
+    /// began sending. Its failure is mapped as any other (`fsError(for:)`).
     private func download(_ key: ContentKey) throws(FSError) -> ContentDelivery {
         guard let provider = services?.content else {
             logger.error("\(key) is not in the store and no server is configured")
@@ -143,8 +140,8 @@ extension MailTree {
         done.wait()
         switch outcome.withLock({ $0 }) {
         case .success(let delivery)?: return delivery
-        case .failure(.gone)?: throw FSError(ENOENT)
-        default: throw FSError(EIO)
+        case .failure(let error)?: throw fsError(for: error)
+        case nil: throw FSError(EIO)
         }
     }
 }

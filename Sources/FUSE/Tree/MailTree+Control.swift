@@ -84,7 +84,7 @@ extension MailTree {
     /// The guard's answer, for any account (imported ones hold deletions too).
     private func resolveHeldDeletes(accountId: Int64, confirm: Bool, log: EventLog) throws(FSError) {
         let count = try storeCall {
-            try store.resolveHeld(accountId: accountId, confirm: confirm, machine: ChangeStateMachine())
+            try store.resolveHeld(accountId: accountId, confirm: confirm, machine: .untimed)
         }
         log.record(confirm ? "confirm-deletes: \(count) held deletion(s) will be applied"
                            : "cancel-deletes: \(count) held deletion(s) cancelled, messages restored")

@@ -4,38 +4,32 @@ import Store
 /// What each directory of the tree contains (docs/REQUIREMENTS.md §C2).
 extension MailTree {
     /// A directory's listing as built from the store.
-    func builtListing(of node: Node) throws -> Listing {
-        if case .folder(let id) = node { return try folderListing(id) }
-        return Listing(try entries(of: node))
-    }
-
-    /// Every directory but a folder (`folderListing`).
-    private func entries(of node: Node) throws -> [DirectoryEntry] {
-        switch node {
-        case .root: return try rootEntries()
-        case .unifiedInbox: return try unifiedInboxEntries()
-        case .account(let id): return try accountEntries(id)
+    func builtListing(of directory: Node.Directory) throws -> Listing {
+        switch directory {
+        case .root: return Listing(try rootEntries())
+        case .unifiedInbox: return Listing(try unifiedInboxEntries())
+        case .account(let id): return Listing(try accountEntries(id))
+        case .folder(let id): return try folderListing(id)
         case .threads(let id):
-            return try store.threads(accountId: id).map { thread in
+            return Listing(try store.threads(accountId: id).map { thread in
                 DirectoryEntry(name: thread.dirName, attributes: threadAttributes(thread))
-            }
-        case .thread(let id): return messageEntries(try store.messages(inThread: id))
-        case .archive(let id): return messageEntries(try store.archivedMessages(accountId: id))
+            })
+        case .thread(let id): return Listing(messageEntries(try store.messages(inThread: id)))
+        case .archive(let id): return Listing(messageEntries(try store.archivedMessages(accountId: id)))
         case .outbox(let id):
-            return try store.outboxItems(accountId: id).map { item in
+            return Listing(try store.outboxItems(accountId: id).map { item in
                 DirectoryEntry(name: item.fileName, attributes: outboxAttributes(item))
-            }
+            })
         case .attachments(let id):
-            return try store.messagesWithAttachments(accountId: id).map { message in
+            return Listing(try store.messagesWithAttachments(accountId: id).map { message in
                 DirectoryEntry(name: Self.attachmentDirectoryName(message.fileName),
                                attributes: attachmentDirectoryAttributes(message))
-            }
-        case .attachmentMessage(let id): return try (store.attachmentsByEmail(ids: [id])[id] ?? []).map(attachmentEntry)
-        case .searches(let id): return try searchRootEntries(accountId: id)
-        case .unifiedSearches: return try searchRootEntries(accountId: nil)
-        case .savedSearch, .search: return try searchEntries(try searchDirectory(node))
-        default:
-            throw FSError(ENOTDIR)
+            })
+        case .attachmentMessage(let id):
+            return Listing(try (store.attachmentsByEmail(ids: [id])[id] ?? []).map(attachmentEntry))
+        case .searches(let id): return Listing(try searchRootEntries(accountId: id))
+        case .unifiedSearches: return Listing(try searchRootEntries(accountId: nil))
+        case .savedSearch, .search: return Listing(try searchEntries(try searchDirectory(directory)))
         }
     }
 
@@ -94,7 +88,7 @@ extension MailTree {
             entries.append(DirectoryEntry(name: folder.path,
                                           attributes: folderAttributes(folder, subfolders: subfolders[folder.path] ?? 0)))
         }
-        let virtual: [(String, Node)] = [
+        let virtual: [(String, Node.Directory)] = [
             ("archive", .archive(accountId)), ("outbox", .outbox(accountId)),
             ("threads", .threads(accountId)), ("attachments", .attachments(accountId)),
             ("search", .searches(accountId)),

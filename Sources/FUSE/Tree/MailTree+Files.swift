@@ -10,21 +10,23 @@ extension MailTree {
         guard let node = Node(inode: inode) else { throw FSError(ENOENT) }
         let writing = flags & O_ACCMODE != O_RDONLY
         switch node {
-        case .accountControl(let id):
+        case .directory:
+            throw FSError(EISDIR)
+        case .control(let id):
             if flags & O_ACCMODE == O_RDONLY {
                 return OpenedFile(handle: files.open(.content(Self.controlHelp)), keepCache: false, directIO: true,
                                   flushes: false)
             }
             return OpenedFile(handle: files.open(.control(accountId: id, written: [])),
                               keepCache: false, directIO: true)
-        case .rootStatus, .accountStatus, .accountLog:
+        case .generated(let file):
             guard !writing else { throw FSError(EACCES) }
-            let content = try storeCall { try self.generatedContent(node) }
+            let content = try storeCall { try self.generatedContent(file) }
             return OpenedFile(handle: files.open(.content(content)), keepCache: false, directIO: true,
                               flushes: false)
-        case .message, .attachmentFile:
+        case .content(let file):
             guard !writing else { throw FSError(EROFS) }
-            return try openContent(node)
+            return try openContent(file)
         case .outboxItem(let id):
             // A queued message is not edited in place: rm it and copy a new one.
             guard !writing else { throw FSError(EACCES) }
@@ -32,8 +34,9 @@ extension MailTree {
             guard let bytes = drafts.bytes(id) ?? stored else { throw FSError(ENOENT) }
             return OpenedFile(handle: files.open(.content(bytes)), keepCache: false, directIO: true,
                               flushes: false)
-        default:
-            throw FSError(EISDIR)
+        case .newMessage:
+            // Its bytes are the writer's until close, which journals them.
+            throw FSError(EBUSY)
         }
     }
 
@@ -48,10 +51,10 @@ extension MailTree {
             bytes = try storedContent(node)
             files.update(handle) { $0 = .content(bytes) }
         case .disk(let fd, let fileSize)?:
-            return try Self.read(fd: fd, fileSize: fileSize, offset: offset, size: size)
+            return try read(fd: fd, fileSize: fileSize, offset: offset, size: size)
         case .streaming(let stream, let listedSize)?:
             return try read(stream, listedSize: listedSize, at: inode, offset: offset, size: size)
-        default:
+        case .outgoing?, .appending?, .appended?, .control?, nil:
             throw FSError(EBADF)
         }
         guard offset < UInt64(bytes.count), size > 0 else { return [] }
@@ -68,11 +71,11 @@ extension MailTree {
         case .appending(let folderId, let accountId, let name)?:
             // A flush with content ends the handle: what is left here was never written.
             if newMessages.end(Int64(handle))?.isEmpty ?? true { activityLog(accountId, "\(name): empty file, nothing added") }
-            invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
+            invalidator?.invalidateEntry(parent: Node.Directory.folder(folderId).inode, name: name)
         case .appended(let folderId, let name)?:
             // The name the writer used was never a file of the store: forget its dentry.
-            invalidator?.invalidateEntry(parent: Node.folder(folderId).inode, name: name)
-        default: break
+            invalidator?.invalidateEntry(parent: Node.Directory.folder(folderId).inode, name: name)
+        case .content?, .stored?, .streaming?, .control?, nil: break
         }
     }
 
@@ -87,7 +90,7 @@ extension MailTree {
             bytes = try stream.read(offset: start, size: size)
         } catch {
             logger.error("read of \(stream.key) failed: \(error)")
-            throw FSError(EIO)
+            throw fsError(for: error)
         }
         if bytes.count < size, let file = stream.completedFile {
             learnSize(file, of: stream.key, at: inode, listed: listedSize)
@@ -96,44 +99,39 @@ extension MailTree {
     }
 
     /// Up to `size` bytes at `offset` of a cached file (short only at its end).
-    private static func read(fd: Int32, fileSize: Int64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
+    private func read(fd: Int32, fileSize: Int64, offset: UInt64, size: Int) throws(FSError) -> [UInt8] {
         guard offset < UInt64(max(fileSize, 0)), size > 0 else { return [] }
         let count = Int(min(UInt64(size), UInt64(fileSize) - offset))
         var buffer = [UInt8](repeating: 0, count: count)
-        let filled: Int
-        do {
-            filled = try buffer.withUnsafeMutableBytes { raw throws(FileRangeError) in
+        let filled = try storeCall {
+            try buffer.withUnsafeMutableBytes { raw throws(FileRangeError) in
                 try FileRange.read(fd, into: raw, at: Int64(offset))
             }
-        } catch {
-            throw FSError(EIO)
         }
         return filled == count ? buffer : Array(buffer[..<filled])
     }
 
     /// The bytes of a message or attachment whose raw message the store holds.
-    private func storedContent(_ node: Node) throws(FSError) -> [UInt8] {
+    private func storedContent(_ node: Node.ContentFile) throws(FSError) -> [UInt8] {
         switch node {
         case .message(let id):
             guard let raw = try storeCall({ try store.rawMessage(emailId: id) }) else {
                 throw FSError(EIO)
             }
             return raw
-        case .attachmentFile(let id):
+        case .attachment(let id):
             guard let attachment = try storeCall({ try store.attachment(id: id) }) else { throw FSError(ENOENT) }
             guard let raw = try storeCall({ try store.rawMessage(emailId: attachment.emailId) }),
                   let content = MessageParser.decodedContent(ofPart: attachment.partId, in: raw) else {
                 throw FSError(EIO)
             }
             return content
-        default:
-            throw FSError(EINVAL)
         }
     }
 
     /// `.status` (root and account) and `.log`, rendered now.
-    func generatedContent(_ node: Node) throws -> [UInt8] {
-        switch node {
+    func generatedContent(_ file: Node.GeneratedFile) throws -> [UInt8] {
+        switch file {
         case .rootStatus:
             let facts = try accounts.all().compactMap { account in
                 try statusFacts(account).map { (name: account.name, facts: $0) }
@@ -144,8 +142,6 @@ extension MailTree {
         case .accountLog(let id):
             guard let account = try accounts.record(id: id) else { throw FSError(ENOENT) }
             return Array(accounts.activity(for: account).log.rendered().utf8)
-        default:
-            return []
         }
     }
 

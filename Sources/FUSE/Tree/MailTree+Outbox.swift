@@ -25,8 +25,19 @@ extension MailTree {
     }
 
     public func create(parent: Inode, name: String, flags: Int32) throws(FSError) -> (FileAttributes, OpenedFile) {
-        if case .folder(let folderId)? = Node(inode: parent) { return try createInFolder(folderId, parent: parent, name: name) }
-        guard case .outbox(let accountId)? = Node(inode: parent) else { throw FSError(EPERM) }
+        guard case .directory(let directory)? = Node(inode: parent) else { throw FSError(EPERM) }
+        switch directory {
+        case .folder(let folderId):
+            return try createInFolder(folderId, parent: parent, name: name)
+        case .outbox(let accountId):
+            return try createInOutbox(accountId: accountId, parent: parent, name: name)
+        case .root, .unifiedInbox, .account, .threads, .thread, .archive, .attachments, .attachmentMessage, .searches,
+             .unifiedSearches, .savedSearch, .search:
+            throw FSError(EPERM)
+        }
+    }
+
+    private func createInOutbox(accountId: Int64, parent: Inode, name: String) throws(FSError) -> (FileAttributes, OpenedFile) {
         guard services?.sending.acceptsMail(accountId: accountId) == true else { throw FSError(EROFS) }
         guard Self.isAcceptableOutboxName(name) else { throw FSError(EINVAL) }
         guard let item = try storeCall({ try store.createDraft(accountId: accountId, fileName: name) }) else {
@@ -50,7 +61,7 @@ extension MailTree {
             return data.count
         case .appending?, .appended?:
             return try writeNewMessage(handle: handle, offset: offset, data: data)
-        default:
+        case .content?, .packed?, .stored?, .disk?, .streaming?, nil:
             throw FSError(EBADF)
         }
     }
@@ -73,7 +84,7 @@ extension MailTree {
                 drafts.end(id)
                 try submit(item, bytes: bytes, accountId: accountId)
             }
-        default:
+        case .appended?, .content?, .packed?, .stored?, .disk?, .streaming?, nil:
             return
         }
     }
@@ -84,15 +95,15 @@ extension MailTree {
     func releaseOutgoing(itemId id: Int64, accountId: Int64) {
         let neverWritten = drafts.bytes(id)?.isEmpty ?? false
         drafts.end(id)
-        guard let item = try? store.outboxItem(id: id), !Self.isTemporaryName(item.fileName) else { return }
-        guard case .remove? = try? store.transition(send: id, .abandon) else { return }
+        guard let item = try? storeCall({ try store.outboxItem(id: id) }), !Self.isTemporaryName(item.fileName) else { return }
+        guard case .remove? = try? storeCall({ try store.transition(send: id, .abandon) }) else { return }
         if neverWritten { services?.sending.refused(item, reason: "empty file") }
         forgetName(item.fileName, accountId: accountId)
     }
 
     /// A name that left outbox/ is usable again at once: the kernel's cached entry goes too.
     func forgetName(_ name: String, accountId: Int64) {
-        let outbox = Node.outbox(accountId).inode
+        let outbox = Node.Directory.outbox(accountId).inode
         listings.forget(outbox)
         invalidator?.invalidateEntry(parent: outbox, name: name)
     }
@@ -109,10 +120,10 @@ extension MailTree {
             throw FSError(ENOENT)
         case .refused(let rejection):
             if !keepingDraft {
-                _ = try? store.transition(send: item.id, .abandon)
+                _ = try? storeCall { try store.transition(send: item.id, .abandon) }
                 forgetName(item.fileName, accountId: accountId)
             }
-            listings.forget(Node.outbox(accountId).inode)
+            listings.forget(Node.Directory.outbox(accountId).inode)
             if case .tooLarge = rejection { throw FSError(EFBIG) }
             throw FSError(EINVAL)
         }

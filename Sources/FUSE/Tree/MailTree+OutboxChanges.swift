@@ -36,7 +36,7 @@ extension MailTree {
         do {
             try submit(renamed, bytes: bytes, accountId: accountId, keepingDraft: true)
         } catch {
-            _ = try? store.renameOutboxItem(id: item.id, to: name)
+            _ = try? storeCall { try store.renameOutboxItem(id: item.id, to: name) }
             throw error
         }
     }
@@ -44,8 +44,17 @@ extension MailTree {
     /// `touch` of a failed or held message queues it again (a fresh 24 h and retry budget);
     /// truncating is allowed only while the file is being written.
     public func setattr(_ inode: Inode, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes {
-        if case .newMessage(let handle)? = Node(inode: inode) { return try truncateNewMessage(handle, size: size) }
-        guard case .outboxItem(let id)? = Node(inode: inode) else { throw FSError(EROFS) }
+        switch Node(inode: inode) {
+        case .newMessage(let handle)?:
+            return try truncateNewMessage(handle, size: size)
+        case .outboxItem(let id)?:
+            return try touchOutboxItem(id, size: size, modified: modified)
+        case .directory?, .content?, .generated?, .control?, nil:
+            throw FSError(EROFS)
+        }
+    }
+
+    private func touchOutboxItem(_ id: Int64, size: UInt64?, modified: Date?) throws(FSError) -> FileAttributes {
         guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
         if let size {
             guard size <= UInt64(drafts.maxSize), drafts.truncate(id, to: Int(size)) else { throw FSError(EPERM) }

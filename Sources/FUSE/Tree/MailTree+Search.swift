@@ -39,8 +39,8 @@ extension MailTree {
     }
 
     /// The search a saved-search or query node stands for.
-    func searchDirectory(_ node: Node) throws(FSError) -> SearchDirectory {
-        switch node {
+    func searchDirectory(_ directory: Node.Directory) throws(FSError) -> SearchDirectory {
+        switch directory {
         case .search(let id):
             guard let directory = searchDirectories.directory(id) else { throw FSError(ENOENT) }
             return directory
@@ -52,7 +52,8 @@ extension MailTree {
                 throw FSError(ENOENT)
             }
             return SearchDirectory(scope: accountId.map { .account($0) } ?? .everyAccount, name: saved[index].name, query: query)
-        default:
+        case .root, .unifiedInbox, .account, .folder, .threads, .thread, .archive, .outbox, .attachments,
+             .attachmentMessage, .searches, .unifiedSearches:
             throw FSError(ENOTDIR)
         }
     }
@@ -66,7 +67,7 @@ extension MailTree {
     /// The kernel forgot `lookups` references to an inode: a query directory nobody holds
     /// any more is dropped with its listing.
     public func forget(_ inode: Inode, lookups: UInt64) {
-        guard case .search(let id)? = Node(inode: inode), searchDirectories.release(id, references: lookups) else { return }
+        guard case .directory(.search(let id))? = Node(inode: inode), searchDirectories.release(id, references: lookups) else { return }
         listings.forget(inode)
     }
 

@@ -8,39 +8,44 @@ import Store
 /// engine applies the journal to the server (docs/ARCHITECTURE.md, "tree -> journal").
 extension MailTree {
     public func unlink(parent: Inode, name: String) throws(FSError) {
-        switch Node(inode: parent) {
-        case .outbox(let accountId)?:
+        guard case .directory(let directory)? = Node(inode: parent) else { throw FSError(ENOTDIR) }
+        switch directory {
+        case .outbox(let accountId):
             try unlinkOutbox(accountId: accountId, parent: parent, name: name)
-        case .folder(let folderId)?:
+        case .folder(let folderId):
             let message = try messageNamed(name, in: parent)
             try recordMessage(.remove(fromFolder: folderId), emailId: message.id, accountId: message.accountId, name: name)
-        case .archive(let accountId)?:
+        case .archive(let accountId):
             try recordMessage(.removeArchived, emailId: try messageNamed(name, in: parent).id, accountId: accountId, name: name)
-        case .account?, .threads?, .thread?, .attachments?, .attachmentMessage?, .unifiedInbox?, .root?,
-             .searches?, .unifiedSearches?, .savedSearch?, .search?:
+        case .root, .unifiedInbox, .account, .threads, .thread, .attachments, .attachmentMessage, .searches,
+             .unifiedSearches, .savedSearch, .search:
             throw FSError(EPERM)
-        default:
-            throw FSError(ENOTDIR)
         }
         listings.forget(parent)
     }
 
     public func rename(parent: Inode, name: String, newParent: Inode, newName: String) throws(FSError) {
-        if case .outbox(let accountId)? = Node(inode: parent) {
+        if case .directory(.outbox(let accountId))? = Node(inode: parent) {
             return try renameOutbox(accountId: accountId, parent: parent, name: name, newParent: newParent, newName: newName)
         }
         switch try node(named: name, in: parent) {
-        case .message(let emailId):
+        case .content(.message(let emailId)):
             try moveMessage(emailId, name: name, from: parent, to: newParent, newName: newName)
-        case .folder(let folderId):
-            // A rename the server refused was recorded, then reverted: the listings changed
-            // whether it throws or not.
-            defer {
-                listings.forget(parent)
-                listings.forget(newParent)
+        case .directory(let directory):
+            switch directory {
+            case .folder(let folderId):
+                // A rename the server refused was recorded, then reverted: the listings
+                // changed whether it throws or not.
+                defer {
+                    listings.forget(parent)
+                    listings.forget(newParent)
+                }
+                return try renameFolder(folderId, to: newParent, newName: newName)
+            case .root, .unifiedInbox, .account, .threads, .thread, .archive, .outbox, .attachments,
+                 .attachmentMessage, .searches, .unifiedSearches, .savedSearch, .search:
+                throw FSError(EPERM)
             }
-            return try renameFolder(folderId, to: newParent, newName: newName)
-        default:
+        case .content(.attachment), .generated, .control, .outboxItem, .newMessage:
             throw FSError(EPERM)
         }
         listings.forget(parent)
@@ -53,20 +58,39 @@ extension MailTree {
                              newName: String) throws(FSError) {
         guard newName == name else { throw FSError(EPERM) }
         guard let message = try storeCall({ try store.message(id: emailId) }) else { throw FSError(ENOENT) }
+        guard let from = MessagePlace(parent), let to = MessagePlace(newParent) else { throw FSError(EPERM) }
         let operation: MessageOperation
-        switch (Node(inode: parent), Node(inode: newParent)) {
-        case (.folder(let from)?, .folder(let to)?):
+        switch (from, to) {
+        case (.folder(let from), .folder(let to)):
             try requireSameAccount(folder: to, accountId: message.accountId)
             operation = .move(fromFolder: from, toFolder: to)
-        case (.folder(let from)?, .archive(let accountId)?) where accountId == message.accountId:
+        case (.folder(let from), .archive(let accountId)):
+            guard accountId == message.accountId else { throw FSError(EPERM) }
             operation = .archive(fromFolder: from)
-        case (.archive?, .folder(let to)?):
+        case (.archive, .folder(let to)):
             try requireSameAccount(folder: to, accountId: message.accountId)
             operation = .unarchive(toFolder: to)
-        default:
+        case (.archive, .archive):
             throw FSError(EPERM)
         }
         try recordMessage(operation, emailId: emailId, accountId: message.accountId, name: name)
+    }
+
+    /// The directories a message is moved between: a folder, or an account's archive/.
+    private enum MessagePlace {
+        case folder(Int64)
+        case archive(accountId: Int64)
+
+        init?(_ inode: Inode) {
+            guard case .directory(let directory)? = Node(inode: inode) else { return nil }
+            switch directory {
+            case .folder(let id): self = .folder(id)
+            case .archive(let accountId): self = .archive(accountId: accountId)
+            case .root, .unifiedInbox, .account, .threads, .thread, .outbox, .attachments, .attachmentMessage,
+                 .searches, .unifiedSearches, .savedSearch, .search:
+                return nil
+            }
+        }
     }
 
     /// Records a message operation, reports it, and wakes the account's applier.
@@ -85,7 +109,7 @@ extension MailTree {
         }
         if outcome != .recorded,
            heldDeletionReports.noteHeld(accountId: accountId, trippedGuard: outcome == .trippedGuard),
-           let held = try? store.heldDeletions(accountId: accountId) {
+           let held = try? storeCall({ try store.heldDeletions(accountId: accountId) }) {
             activityLog(accountId, "\(held) deletion(s) held by the guard (delete_guard \(context.deleteGuard), "
                         + "last: \(name)); echo confirm-deletes or cancel-deletes > .control", level: .warning)
         }
@@ -111,7 +135,7 @@ extension MailTree {
     }
 
     public func rmdir(parent: Inode, name: String) throws(FSError) {
-        guard case .folder(let folderId) = try node(named: name, in: parent), let folder = try storeCall({ try store.folder(id: folderId) }),
+        guard case .directory(.folder(let folderId)) = try node(named: name, in: parent), let folder = try storeCall({ try store.folder(id: folderId) }),
               folder.type == .custom, folder.localState == nil || folder.localState == .creating else {
             throw FSError(EPERM)
         }
@@ -156,9 +180,9 @@ extension MailTree {
         while ContinuousClock.now < deadline {
             let folder: FolderRecord?
             do {
-                folder = try store.folder(id: folderId)
+                folder = try storeCall { try store.folder(id: folderId) }
             } catch {
-                return nil  // The store answers the next read; the journal keeps the change.
+                return nil  // The journal keeps the change; `fsError(for:)` noted the failure.
             }
             if let taken = verdict(folder) { return taken }
             Thread.sleep(forTimeInterval: 0.05)
@@ -169,18 +193,20 @@ extension MailTree {
     /// The account and tree path of a new folder `name` under `parent` (an account or a
     /// folder). Names the sync would spell differently, or that the tree reserves, are refused.
     private func childFolderPath(parent: Inode, name: String) throws(FSError) -> (Int64, String) {
+        guard case .directory(let directory)? = Node(inode: parent) else { throw FSError(EPERM) }
         let path: String
         let accountId: Int64
-        switch Node(inode: parent) {
-        case .account(let id)?:
+        switch directory {
+        case .account(let id):
             accountId = id
             path = name
-        case .folder(let id)?:
+        case .folder(let id):
             guard let folder = try storeCall({ try store.folder(id: id) }) else { throw FSError(ENOENT) }
             guard !LostAndFound.isLostAndFound(folder) else { throw FSError(EPERM) }
             accountId = folder.accountId
             path = folder.path + "/" + name
-        default:
+        case .root, .unifiedInbox, .threads, .thread, .archive, .outbox, .attachments, .attachmentMessage, .searches,
+             .unifiedSearches, .savedSearch, .search:
             throw FSError(EPERM)
         }
         guard FolderNaming.treePath(forName: path, type: .custom) == path else { throw FSError(EINVAL) }
@@ -195,9 +221,9 @@ extension MailTree {
     /// The message listed under `name` in a directory: in a folder one indexed read.
     func messageNamed(_ name: String, in parent: Inode) throws(FSError) -> MessageEntry {
         let found: MessageEntry?
-        if case .folder(let folderId)? = Node(inode: parent) {
+        if case .directory(.folder(let folderId))? = Node(inode: parent) {
             found = try storeCall { try store.message(named: name, inFolder: folderId) }
-        } else if case .message(let emailId) = try node(named: name, in: parent) {
+        } else if case .content(.message(let emailId)) = try node(named: name, in: parent) {
             found = try storeCall { try store.message(id: emailId) }
         } else {
             found = nil
@@ -209,7 +235,7 @@ extension MailTree {
     /// What `name` is in a directory: in a folder, resolved by indexed lookups (a bulk rm
     /// or mv must not rebuild a listing of thousands per file); elsewhere, from the listing.
     func node(named name: String, in parent: Inode) throws(FSError) -> Node {
-        if case .folder(let folderId)? = Node(inode: parent) {
+        if case .directory(.folder(let folderId))? = Node(inode: parent) {
             guard let attributes = try folderChild(named: name, in: folderId), let node = Node(inode: attributes.inode) else {
                 throw FSError(ENOENT)
             }

@@ -8,8 +8,30 @@ extension MailTree {
     ]
 
     public func getxattr(_ inode: Inode, name: String) throws(FSError) -> [UInt8] {
-        if case .outboxItem(let id)? = Node(inode: inode) { return try outboxAttribute(id, name: name) }
-        guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENODATA) }
+        switch Node(inode: inode) {
+        case .content(.message(let id))?:
+            return try messageAttribute(id, name: name)
+        case .outboxItem(let id)?:
+            return try outboxAttribute(id, name: name)
+        case .directory?, .content(.attachment)?, .generated?, .control?, .newMessage?, nil:
+            throw FSError(ENODATA)
+        }
+    }
+
+    public func listxattr(_ inode: Inode) throws(FSError) -> [String] {
+        switch Node(inode: inode) {
+        case .content(.message)?:
+            return (Self.flagAttributes.keys + [Self.pendingAttribute]).sorted()
+        case .outboxItem(let id)?:
+            guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
+            return item.lastError == nil ? ["user.mailfs.state"] : ["user.mailfs.error", "user.mailfs.state"]
+        case .directory?, .content(.attachment)?, .generated?, .control?, .newMessage?, nil:
+            return []
+        }
+    }
+
+    /// `user.mailfs.seen`, `user.mailfs.flagged` and `user.mailfs.pending`.
+    private func messageAttribute(_ id: Int64, name: String) throws(FSError) -> [UInt8] {
         if name == Self.pendingAttribute {
             return Array((try storeCall { try store.hasPendingChange(emailId: id) } ? "1" : "0").utf8)
         }
@@ -17,18 +39,6 @@ extension MailTree {
         guard let message = try storeCall({ try store.message(id: id) }) else { throw FSError(ENOENT) }
         let value = flag == .seen ? message.isRead : message.isStarred
         return Array((value ? "1" : "0").utf8)
-    }
-
-    public func listxattr(_ inode: Inode) throws(FSError) -> [String] {
-        switch Node(inode: inode) {
-        case .message?:
-            return (Self.flagAttributes.keys + [Self.pendingAttribute]).sorted()
-        case .outboxItem(let id)?:
-            guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
-            return item.lastError == nil ? ["user.mailfs.state"] : ["user.mailfs.error", "user.mailfs.state"]
-        default:
-            return []
-        }
     }
 
     /// `user.mailfs.state` (draft | queued | sending | failed) and `user.mailfs.error`.
@@ -48,7 +58,7 @@ extension MailTree {
 
     /// Applied locally at once and journaled: the applier pushes it with STORE.
     public func setxattr(_ inode: Inode, name: String, value: [UInt8]) throws(FSError) {
-        guard case .message(let id)? = Node(inode: inode) else { throw FSError(ENOTSUP) }
+        guard case .content(.message(let id))? = Node(inode: inode) else { throw FSError(ENOTSUP) }
         guard let flag = Self.flagAttributes[name] else { throw FSError(ENOTSUP) }
         let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text == "0" || text == "1" else { throw FSError(EINVAL) }

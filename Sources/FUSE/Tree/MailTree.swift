@@ -96,28 +96,29 @@ public final class MailTree: FilesystemOperations {
 
     public func lookup(parent: Inode, name: String) throws(FSError) -> FileAttributes {
         listings.noteServed(parent)
+        guard case .directory(let directory)? = Node(inode: parent) else { throw FSError(ENOTDIR) }
         // A folder whose listing was dropped by a change (rm, mv, a sync) answers from the
         // store directly instead of rebuilding the whole listing for one name, and so does
         // an account for a name that is not one of its files; a name in search/ is a saved
         // search or a query, never looked for in a listing.
-        switch Node(inode: parent) {
-        case .folder(let folderId)? where listings.listing(parent) == nil:
+        switch directory {
+        case .folder(let folderId) where listings.listing(parent) == nil:
             guard let attributes = try folderChild(named: name, in: folderId) else { throw FSError(ENOENT) }
             return attributes
-        case .account(let accountId)? where listings.listing(parent) == nil && !Self.accountFileNames.contains(name):
+        case .account(let accountId) where listings.listing(parent) == nil && !Self.accountFileNames.contains(name):
             guard let entry = Listing(try storeCall { try accountDirectoryEntries(accountId) }).entry(named: name) else {
                 throw FSError(ENOENT)
             }
             return entry.attributes
-        case .searches(let accountId)?:
+        case .searches(let accountId):
             return try searchChild(named: name, accountId: accountId)
-        case .unifiedSearches?:
+        case .unifiedSearches:
             return try searchChild(named: name, accountId: nil)
-        default:
-            break
+        case .root, .unifiedInbox, .account, .folder, .threads, .thread, .archive, .outbox, .attachments,
+             .attachmentMessage, .savedSearch, .search:
+            guard let entry = try listing(of: parent).entry(named: name) else { throw FSError(ENOENT) }
+            return entry.attributes
         }
-        guard let entry = try listing(of: parent).entry(named: name) else { throw FSError(ENOENT) }
-        return entry.attributes
     }
 
     public func getattr(_ inode: Inode) throws(FSError) -> FileAttributes {
@@ -141,12 +142,12 @@ public final class MailTree: FilesystemOperations {
     func listing(of inode: Inode) throws(FSError) -> Listing {
         readAhead.visit(inode)
         if let cached = listings.listing(inode) { return cached }
-        guard let node = Node(inode: inode), node.isDirectory else { throw FSError(ENOTDIR) }
-        if let walked = try walkedListing(of: node) { return walked }
+        guard case .directory(let directory)? = Node(inode: inode) else { throw FSError(ENOTDIR) }
+        if let walked = try walkedListing(of: directory) { return walked }
         var attempts = 0
         while true {
             let generation = listings.generation
-            let built = try storeCall { try self.builtListing(of: node) }
+            let built = try storeCall { try self.builtListing(of: directory) }
             attempts += 1
             if listings.store(built, for: inode, builtIn: generation) || attempts == 3 { return built }
         }
@@ -162,10 +163,12 @@ public final class MailTree: FilesystemOperations {
         }
     }
 
-    /// The one mapping from a store failure to errno: the store's refusals of a change
-    /// are what the file operation asked for being impossible; anything else is EIO and a
-    /// line in the process log, and damage to the store file found this way is recorded
-    /// so every `.status` shows it, whichever operation met it.
+    /// The one mapping from a failure met serving a file operation to errno: the store's
+    /// refusals of a change are what the operation asked for being impossible; a message
+    /// the server no longer has is gone, and a download that failed is EIO (the account's
+    /// `.log` and `.status` say why); anything else is EIO and a line in the process log,
+    /// and damage to the store file found this way is recorded so every `.status` shows
+    /// it, whichever operation met it (a read, a journal write, a cached file's read).
     func fsError(for error: any Error) -> FSError {
         switch error {
         case let error as FSError:
@@ -174,6 +177,8 @@ public final class MailTree: FilesystemOperations {
             return FSError(error == .notFound ? ENOENT : EPERM)
         case let error as FolderChangeError:
             return FSError(error == .notEmpty ? ENOTEMPTY : EEXIST)
+        case let error as ContentUnavailable:
+            return FSError(error == .gone ? ENOENT : EIO)
         default:
             logger.error("store error: \(error)")
             store.damage(in: error)

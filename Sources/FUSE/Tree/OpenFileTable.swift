@@ -9,7 +9,7 @@ enum OpenFile: Sendable {
     case packed(PackedMessage)
     /// A message or attachment whose bytes are loaded at its first read: with the kernel
     /// keeping the page cache, a file read before is opened and served without the store.
-    case stored(Node)
+    case stored(Node.ContentFile)
     /// A downloaded file of the content cache, read with pread: eviction may unlink it,
     /// the open descriptor keeps serving.
     case disk(fd: Int32, size: Int64)

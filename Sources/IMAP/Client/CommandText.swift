@@ -1,5 +1,5 @@
 /// Checks on caller-supplied text that goes into a command as is (flags, search
-/// criteria, fetch items): a CR or LF there would let it inject a second command.
+/// criteria, fetch items' sections): a CR or LF there would let it inject a second command.
 enum CommandText {
     /// Bytes that cannot appear in an atom (RFC 3501 `atom-specials`, less `]`, which
     /// Gmail keywords contain).

@@ -40,21 +40,20 @@ extension IMAPConnection {
     /// More UIDs than a mailbox can hold: a hostile `ALL 1:4294967295` must not allocate 16 GiB.
     static let maxSearchResults = 10_000_000
 
-    /// UID FETCH of `items` (`FLAGS`, `BODY.PEEK[HEADER]`, …; `UID` is added when missing),
-    /// with `(CHANGEDSINCE n)` when asked (CONDSTORE required).
+    /// UID FETCH of `items` (`UID` is added when missing), with `(CHANGEDSINCE n)` when
+    /// asked (CONDSTORE required).
     ///
     /// Only FETCH responses for UIDs in `set` are returned, one per UID (several FETCHes
     /// of one UID are merged); any other FETCH is unsolicited and goes to `events`
     /// (docs/IMAP-QUIRKS.md §1.6). Note `n:*` with n above the highest UID matches that highest
     /// message on the server, which this filter then leaves out: nothing new.
     public func uidFetch(
-        _ set: UIDSet, items: [String], changedSince: UInt64? = nil
+        _ set: UIDSet, items: [FetchItem], changedSince: UInt64? = nil
     ) async throws(IMAPError) -> [FetchAttributes] {
         guard !set.isEmpty else { return [] }
-        for item in items { try CommandText.requireLine(item, what: "fetch item") }
+        let itemList = FetchItem.list(items)
+        try CommandText.requireLine(itemList, what: "fetch items")
         if changedSince != nil, !supports(.condStore) { throw .capabilityMissing(.condStore) }
-        let hasUID = items.contains { $0.uppercased() == "UID" }
-        let itemList = "(" + ((hasUID ? [] : ["UID"]) + items).joined(separator: " ") + ")"
         let result = try await execute("UID FETCH", claims: Self.fetches(in: set)) { command in
             command.raw("UID FETCH \(set) \(itemList)")
             if let changedSince { command.raw("(CHANGEDSINCE \(changedSince))") }
@@ -71,7 +70,7 @@ extension IMAPConnection {
     ) async throws(IMAPError) -> FetchAttributes? {
         let set = UIDSet(uids: [uid])
         let result = try await run("UID FETCH", claims: Self.fetches(in: set), configure: { $0.literalSink = sink }) {
-            $0.raw("UID FETCH \(set) (UID BODY.PEEK[\(section.spec)])")
+            $0.raw("UID FETCH \(set) \(FetchItem.list([.uid, .bodyPeek(section)]))")
         }.requireOK()
         return FetchAttributes.mergedByUID(result.untagged).first
     }

@@ -26,8 +26,9 @@ extension MessageParser {
     }
 
     /// A text part decoded to a String with LF line ends, cut at `maxBodyBytes`
-    /// (then ending with `truncationMarker`).
-    static func bodyText(_ part: MIMEPart, raw: [UInt8], truncated: inout Bool) -> String {
+    /// (then ending with `truncationMarker`): what the store keeps, and what the message
+    /// renderer shows of each text part.
+    public static func bodyText(_ part: MIMEPart, raw: [UInt8], truncated: inout Bool) -> String {
         var bytes = TransferEncoding.decode(raw[part.bodyRange], encoding: part.transferEncoding,
                                             limit: maxBodyBytes + 1)
         let isCut = bytes.count > maxBodyBytes

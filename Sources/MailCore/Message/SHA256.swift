@@ -15,7 +15,7 @@ public enum SHA256 {
 
     /// Whole 64-byte blocks are read straight from the caller's storage (a copy only for a
     /// sequence that has none), the schedule lives on the stack: fingerprints hash every
-    /// stored message's header, and the byte-at-a-time version was 3% of a sync's CPU.
+    /// stored message's header, and the byte-at-a-time version showed in a sync's profile.
     public static func digest(of bytes: some Sequence<UInt8>) -> [UInt8] {
         if let digest = bytes.withContiguousStorageIfAvailable(digest(ofBuffer:)) { return digest }
         return Array(bytes).withUnsafeBufferPointer(digest(ofBuffer:))

@@ -11,6 +11,9 @@ public struct UTCStamp: Sendable {
     /// `2320`: hours and minutes, as file names carry them.
     var time: String { hour + minute }
 
+    /// `23:20`: hours and minutes, as rendered message text shows them.
+    public var hourMinute: String { "\(hour):\(minute)" }
+
     /// `2026-11-21T23:20:00Z`.
     public var iso8601: String { "\(day)T\(hour):\(minute):\(second)Z" }
 

@@ -2,8 +2,8 @@ import GRDB
 
 /// Each account's stored message bytes (raw messages plus their text and HTML bodies), kept
 /// by triggers in the transaction that adds or removes them, so `.status` reads one row
-/// instead of summing every message: the sums read the whole store, 7.4 s on a cold cache
-/// at 50,000 messages.
+/// instead of summing every message: the sums read the whole store, seconds on a cold
+/// cache for a large account.
 ///
 /// When a message is deleted, its raw bytes go by cascade after its row: the message's
 /// delete trigger takes them off first, and the raw trigger then finds no message (no

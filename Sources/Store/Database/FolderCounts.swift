@@ -3,8 +3,8 @@ import GRDB
 /// Each folder's number of messages and of unread messages, kept by triggers in the same
 /// transaction as the change that moves them, so `.status` and the mount's banner read a
 /// row per folder instead of counting links. Counting read every folder link (and the
-/// unread index) from disk on a cold start: most of the 1.15 s start-up at 200,000
-/// messages, whose link pages lie scattered through a 7.8 GB file.
+/// unread index) from disk on a cold start, which was most of a large store's start-up:
+/// the link pages lie scattered through the file.
 ///
 /// What is counted is what a listing shows: links not `pending = 'leaving'`, and of those
 /// the ones whose message is unread (`FolderCountsTests` checks the triggers against a

@@ -33,8 +33,8 @@ public final class MailStore: Sendable {
 
     /// Opens (creating if needed) `<directory>/mailfs.sqlite`, its full-text index,
     /// `mailfs-search.sqlite`, and its pack of raw messages, `mailfs-messages.pack`. The
-    /// directory is made 0700
-    /// and the database files 0600: mail is private. A file that is not a usable mailfs
+    /// directory is made 0700 and every file in it 0600, whatever the umask: mail is
+    /// private. A file that is not a usable mailfs
     /// store (damaged, truncated, another program's database) throws `StoreFileError` and
     /// is left as it was; so does a store whose write-ahead log is missing, damaged or not
     /// its own (`WALVerdict`), unless `acceptingLostChanges` (the user's
@@ -50,9 +50,6 @@ public final class MailStore: Sendable {
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        // Files the database creates (the -wal and -shm companions too) get 0600.
-        let previousMask = umask(0o077)
-        defer { umask(previousMask) }
         databaseURL = directory.appendingPathComponent("mailfs.sqlite")
         acceptanceLog = AcceptanceLog(directory: directory)
         let header = try StoreFile.check(databaseURL)
@@ -111,13 +108,13 @@ public final class MailStore: Sendable {
         configuration.prepareDatabase { db in
             // Takes effect only on a new, empty file (before WAL is set); an existing store
             // keeps its size. 16 KiB pages: a message's bytes span a quarter of the pages,
-            // and the WAL and its checkpoints get a quarter of the writes, which made a
-            // 50,000-message import about 10% faster (docs/DECISIONS.md, "Import: reading
-            // ahead, statement journals in memory, page size").
+            // and the WAL and its checkpoints get a quarter of the writes, which made an
+            // import faster (docs/DECISIONS.md, "Import: reading ahead, statement journals
+            // in memory, page size").
             try db.execute(sql: "PRAGMA page_size = \(pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // 4 MiB of page cache per connection: the pool has several readers, and the
-            // mount's memory budget (150 MB) matters more than re-reading hot pages.
+            // mount's memory budget matters more than re-reading hot pages.
             try db.execute(sql: "PRAGMA cache_size = -4096")
             // Readers only: a write transaction locks every database attached to its
             // connection, and the index has a writer of its own (`SearchIndexWriter`).
@@ -128,6 +125,7 @@ public final class MailStore: Sendable {
         }
         configuration.maximumReaderCount = 4
         return try failingAsStoreFile(url) {
+            try StoreFile.createPrivately(url)
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             try StoreFile.claim(pool)
             try Schema.migrate(pool, searchIndex: searchIndex)
@@ -140,9 +138,9 @@ public final class MailStore: Sendable {
 
     /// The writer's temporary files in memory. Every insert that fires a trigger (the
     /// folder counts, the storage figures) or writes the full-text index keeps a statement
-    /// journal, and SQLite spills one above 64 KiB to a file in /var/tmp: an import of 5,000
-    /// messages wrote 692 MiB there, more than to the WAL and the database together, and a
-    /// 50,000-message import ran 9% faster without them, its peak memory unchanged.
+    /// journal, and SQLite spills one above 64 KiB to a file in /var/tmp: an import wrote
+    /// more there than to the WAL and the database together, and ran faster without them,
+    /// its peak memory unchanged.
     /// Readers keep the default, so large sorts of listings still spill rather than grow.
     private static func keepStatementJournalsInMemory(_ pool: DatabasePool) throws {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
@@ -163,6 +161,8 @@ public final class MailStore: Sendable {
         return (try MailStore(directory: dir), dir)
     }
 
+    /// The database files and the pack made private again when found otherwise (a store
+    /// copied in with other modes).
     private static func restrictPermissions(of directory: URL) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         for name in names where name.hasPrefix("mailfs.sqlite") || name.hasPrefix(SearchIndexFile.name)

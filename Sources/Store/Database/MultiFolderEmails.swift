@@ -7,8 +7,8 @@ import GRDB
 /// count of at least 1 either way).
 ///
 /// Listings read the count with a join on this table, not by counting links per message:
-/// with that correlated count the query listing a 10,000-message folder took 10 ms warm,
-/// with the join 6 ms. Only shared messages have a row, so an import or a
+/// that correlated count was a large part of the query listing a folder. Only shared
+/// messages have a row, so an import or a
 /// sync, where almost every message arrives in one folder, writes nothing here; each new
 /// link costs its message's count (one lookup in `emailFolder_byEmail`) and a lookup here.
 ///

@@ -1,9 +1,8 @@
 import GRDB
 
 /// Indexes that keep the mount's own reads off the large `email` rows (bodies and snippets
-/// live there, so a row is often a page of its own): with the page cache dropped, `.status`
-/// (unread counts) took ~3 s at 20,000 messages and listing a 10,000-message folder 2.1 s;
-/// from these indexes 0.13 s and 0.06 s.
+/// live there, so a row is often a page of its own): with the page cache dropped, reading
+/// unread counts or listing a large folder through the table read a page per message.
 enum ReadPathIndexes {
     /// Every column a listing shows (`MessageEntry`) and filters on: listing queries read
     /// it `INDEXED BY` this name instead of the table.
@@ -26,9 +25,7 @@ enum ReadPathIndexes {
     /// Registered last: a folder's listing reads its links by folder and counts each
     /// message's links (st_nlink), and both need the link's `pending` mark. GRDB's indexes
     /// on `folderId` and `emailId` alone sent every one of those reads on to the table's
-    /// row; these carry the columns read, so a listing never touches the table. Measured on
-    /// a 10,000-message folder of a 50,000-message store, its query took 29 ms (41 ms with
-    /// the page cache dropped) before and 16 ms (24 ms) after.
+    /// row; these carry the columns read, so a listing never touches the table.
     static func registerLinkIndexes(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-covering-link-indexes") { db in
             try db.execute(sql: "DROP INDEX IF EXISTS emailFolder_on_folderId; DROP INDEX IF EXISTS emailFolder_on_emailId")

@@ -5,8 +5,8 @@ import CSQLiteSettings
 enum SQLiteProcessSettings {
     /// Debian's SQLite counts every allocation under one process-wide mutex, on which the
     /// store's writer, the full-text index's writer and the readers all queue: turning the
-    /// count off made a 50,000-message import about 15% faster (docs/DECISIONS.md,
-    /// "SQLite's memory statistics are off"). mailfs never reads the count. False when
+    /// count off made an import faster (docs/DECISIONS.md, "SQLite's memory statistics are
+    /// off"). mailfs never reads the count. False when
     /// the process had opened a connection before (a test using GRDB directly): SQLite
     /// then keeps counting, which costs only speed.
     static let applied: Bool = mailfs_sqlite_stop_memory_statistics() == 0

@@ -103,6 +103,22 @@ enum StoreFile {
     /// The first migration of every mailfs store, for stores made before the application id.
     static let firstMigration = "v1-core"
 
+    /// Creates `url` empty with mode 0600 unless it exists, for SQLite to open: it would
+    /// create it with the process's umask, and it gives the file's own mode to the `-wal`
+    /// and `-shm` files it makes beside it. No process-wide umask is changed for this: it
+    /// would reach every other thread's files.
+    static func createPrivately(_ url: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            guard code == EEXIST else {
+                throw StoreFileError(path: url.path, kind: code == ENOSPC ? .diskFull : .unreadable(String(cString: strerror(code))))
+            }
+            return
+        }
+        close(fd)
+    }
+
     /// Throws unless `url` is missing (a new store: nil), a mailfs store, or an SQLite
     /// database with no tables; returns its header. Reads only.
     static func check(_ url: URL) throws -> DatabaseHeader? {

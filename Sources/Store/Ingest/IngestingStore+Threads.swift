@@ -16,8 +16,7 @@ extension IngestingStore {
     ///
     /// Memory stays small next to the account: grouping streams only the threading
     /// headers (`ThreadingRow`), and the summary columns are read a chunk of groups at a
-    /// time (`Rethreading`), instead of every column of every message at once (a
-    /// 200,000-message import peaked at 348 MiB in the old one-pass rethread).
+    /// time (`Rethreading`), never every column of every message at once.
     @discardableResult
     public func rethread(accountId: Int64) throws -> Set<Int64> {
         try store.pool.write { db in try MailStore.rethread(db, accountId: accountId) }

@@ -4,10 +4,10 @@ import Foundation
 /// IMAP and SMTP session state machines): the store and the applier feed it events and
 /// carry out the decision it returns.
 ///
-/// pending -> applying -> done; a refusal by the server is retried after the configured
-/// delays (5 s, 15 s, 45 s by default, FR-SYNC-05) and then reverted, one that no retry
-/// can change is reverted at once; an unreachable
-/// server never counts as a refusal (offline changes wait); held rows wait for the user.
+/// pending -> applying -> done; a refusal by the server is retried after `retryDelays`
+/// (FR-SYNC-05; the sync's `SyncTiming` gives them) and then reverted, one that no retry
+/// can change is reverted at once; an unreachable server never counts as a refusal
+/// (offline changes wait); held rows wait for the user.
 public struct ChangeStateMachine: Sendable {
     /// Waits before the 2nd, 3rd and 4th attempt after a refusal.
     public var retryDelays: [TimeInterval]
@@ -15,11 +15,15 @@ public struct ChangeStateMachine: Sendable {
     /// first to the last value.
     public var offlineBackoff: (first: TimeInterval, maximum: TimeInterval)
 
-    public init(retryDelays: [TimeInterval] = [5, 15, 45],
-                offlineBackoff: (first: TimeInterval, maximum: TimeInterval) = (2, 30)) {
+    public init(retryDelays: [TimeInterval], offlineBackoff: (first: TimeInterval, maximum: TimeInterval)) {
         self.retryDelays = retryDelays
         self.offlineBackoff = offlineBackoff
     }
+
+    /// For the events that never wait (`claim`, `applied`, `restarted`, `confirm`,
+    /// `cancel`): the tree's and start-up's. Only the applier feeds refusals and outages,
+    /// through the machine its timing builds; a refusal fed to this one reverts at once.
+    public static let untimed = ChangeStateMachine(retryDelays: [], offlineBackoff: (0, 0))
 
     public enum Event: Sendable, Equatable {
         /// The applier takes the row.

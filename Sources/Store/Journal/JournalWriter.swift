@@ -26,8 +26,8 @@ struct JournalWriter {
 
     /// The mass-deletion guard: once anything is held everything further is; otherwise
     /// deletions beyond `deleteGuard` within 60 s are held. Neither question counts more
-    /// rows than it needs: the second stops at `deleteGuard` (at the default, 100, the last
-    /// file of an `rm` of thousands costs what the first did).
+    /// rows than it needs: the second stops at `deleteGuard` (the last file of an
+    /// `rm` of thousands costs what the first did).
     static func guardState(_ db: Database, context: WriteContext, now: Date) throws -> (ChangeState, trips: Bool) {
         guard context.deleteGuard > 0 else { return (.pending, false) }
         let holding = try Bool.fetchOne(db.cachedStatement(sql: """

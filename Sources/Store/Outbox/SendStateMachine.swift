@@ -6,9 +6,10 @@ import Foundation
 /// the decision.
 ///
 /// draft -> queued -> sending -> accepted -> filing (Sent copy being appended) -> removed. A
-/// transient failure (4xx, connection) is retried after the configured delays (30 s, 2 min,
-/// 8 min by default), then the row fails; a permanent one (5xx) fails at once; a row queued
-/// longer than `maxQueueAge` fails when its turn comes. Failed rows wait for `touch` or `rm`.
+/// transient failure (4xx, connection) is retried after `retryDelays` (FR-SYNC-07; the
+/// sync's `SyncTiming` gives them), then the row fails; a permanent one (5xx) fails at once;
+/// a row queued longer than `maxQueueAge` fails when its turn comes. Failed rows wait for
+/// `touch` or `rm`.
 ///
 /// The recipients a server took are the row's `deliveredTo`, written before the event is
 /// decided: a row is accepted once every other recipient was refused for good, and each
@@ -19,10 +20,16 @@ public struct SendStateMachine: Sendable {
     /// A message queued (or queued again by `touch`) longer than this is not sent.
     public var maxQueueAge: TimeInterval
 
-    public init(retryDelays: [TimeInterval] = [30, 120, 480], maxQueueAge: TimeInterval = 24 * 3600) {
+    public init(retryDelays: [TimeInterval], maxQueueAge: TimeInterval) {
         self.retryDelays = retryDelays
         self.maxQueueAge = maxQueueAge
     }
+
+    /// For the events that never wait or expire (all but `claim`, `answered` and
+    /// `transient`): the tree's, start-up's and the Sent copy's. Only the sender feeds
+    /// those three, through the machine its timing builds; a transient failure fed to this
+    /// one fails the row at once.
+    public static let untimed = SendStateMachine(retryDelays: [], maxQueueAge: .infinity)
 
     public enum Event: Sendable, Equatable {
         /// close() of a checked file: it leaves after the undo delay (`undo_seconds`).

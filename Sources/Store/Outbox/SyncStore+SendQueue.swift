@@ -8,7 +8,7 @@ extension SyncStore {
     public func enqueue(draft id: Int64, _ message: OutgoingMessage, undoDelay: TimeInterval,
                         now: Date = Date()) throws -> Bool {
         try store.pool.write { db in
-            guard case .update = try MailStore.transition(send: id, .submit(undoDelay: undoDelay), machine: SendStateMachine(),
+            guard case .update = try MailStore.transition(send: id, .submit(undoDelay: undoDelay), machine: .untimed,
                                                      now: now, db: db) else { return false }
             try db.execute(sql: """
                 UPDATE sendQueue SET fileName = ?, raw = ?, envelopeFrom = ?, envelopeTo = ? WHERE id = ?

@@ -29,7 +29,7 @@ struct SearchEntry: Sendable {
         let text = plain ?? html.map { HTMLText.plainText(fromHTML: $0) } ?? ""
         // A text of at most that many UTF-8 bytes has at most that many characters: only
         // longer ones are cut (`prefix` walks every character, grapheme breaking included,
-        // which was 3% of a sync's CPU when done for every message).
+        // which showed in a sync's profile when done for every message).
         return text.utf8.count <= maxBodyCharacters ? text : String(text.prefix(maxBodyCharacters))
     }
 

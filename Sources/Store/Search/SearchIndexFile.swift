@@ -36,6 +36,7 @@ enum SearchIndexFile {
             // FTS5 writes statement journals for every insert: in memory, as the store's writer.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
+        try StoreFile.createPrivately(url)
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try queue.writeWithoutTransaction { db in
             // WAL: the store's readers read the index while it is written.

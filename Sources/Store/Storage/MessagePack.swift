@@ -33,8 +33,8 @@ public final class MessagePack: Sendable {
     private let appended = Mutex<Appended?>(nil)
     /// A transaction's appends start their writeback each time this many bytes have come,
     /// not after every message: started per message, the file system allocated and wrote
-    /// each one alone, about a second of CPU in a 10,000-message sync (docs/DECISIONS.md,
-    /// "Initial sync: where the CPU went").
+    /// each one alone, inside the store's write transaction (docs/DECISIONS.md, "Initial
+    /// sync: where the CPU went").
     static let writebackChunk: Int64 = 8 << 20
 
     private struct Appended {

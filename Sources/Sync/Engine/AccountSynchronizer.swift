@@ -103,10 +103,12 @@ public actor AccountSynchronizer {
                             sentCopies: sentCopies, logger: logger)
     }
 
-    /// The applier of the account's journal of local changes.
-    nonisolated func makeApplier() -> ChangeApplier {
+    /// The applier of the account's journal of local changes; `reached` is told of each
+    /// `WriteBackPoint` it passes.
+    nonisolated func makeApplier(reached: @escaping @Sendable (WriteBackPoint) -> Void) -> ChangeApplier {
         ChangeApplier(account: account, store: store, pool: pool, activity: activity, gate: mailboxGate,
-                      timing: timing, logger: logger, openConnection: { try await self.openConnection() })
+                      timing: timing, logger: logger, openConnection: { try await self.openConnection() },
+                      reached: reached)
     }
 
     /// The IDLE watcher of this account's INBOX; its connection is outside the pool.

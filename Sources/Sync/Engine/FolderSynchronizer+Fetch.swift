@@ -41,8 +41,8 @@ extension FolderSynchronizer {
 
     /// What a batch's first command asks of each message: with the header when a stored
     /// copy may be found by it (`ServerIdentity`), without it when none can.
-    static let identityItems = ["FLAGS", "INTERNALDATE"] + ServerIdentity.fetchItems
-    static let summaryItems = ["FLAGS", "INTERNALDATE", "RFC822.SIZE"]
+    static let identityItems: [FetchItem] = [.flags, .internalDate] + ServerIdentity.fetchItems
+    static let summaryItems: [FetchItem] = [.flags, .internalDate, .rfc822Size]
 
     /// A batch as downloaded, not yet stored.
     private struct FetchedBatch: Sendable {
@@ -166,7 +166,7 @@ extension FolderSynchronizer {
     /// `items` of the messages of `uids`, in one command; each UID alone when the server
     /// refuses it (Gmail refuses a whole FETCH for one message it cannot serve). The ones
     /// refused alone are logged and counted, to be fetched again next sync.
-    private func describe(_ uids: [Int64], items: [String],
+    private func describe(_ uids: [Int64], items: [FetchItem],
                           connection: IMAPConnection) async throws -> (found: [FetchAttributes], refused: Int) {
         do {
             return (try await connection.uidFetch(Self.uidSet(uids), items: items), 0)
@@ -193,7 +193,7 @@ extension FolderSynchronizer {
     private func wholeMessages(_ group: [Candidate], connection: IMAPConnection) async throws -> [Int64: [UInt8]] {
         let fetched: [FetchAttributes]
         do {
-            fetched = try await connection.uidFetch(Self.uidSet(group.map(\.uid)), items: ["BODY.PEEK[]"])
+            fetched = try await connection.uidFetch(Self.uidSet(group.map(\.uid)), items: [.bodyPeek("")])
         } catch {
             guard !error.endsConnection else { throw error }
             return try await oneByOne(group, refusedWith: error) { try await wholeMessages([$0], connection: connection) }
@@ -253,7 +253,7 @@ extension FolderSynchronizer {
         guard !candidates.isEmpty else { return [:] }
         var structures: [Int64: BodyStructure] = [:]
         var headers: [Int64: [UInt8]] = [:]
-        let items = ["BODYSTRUCTURE"] + (candidates.contains { $0.header == nil } ? ["BODY.PEEK[HEADER]"] : [])
+        let items: [FetchItem] = [.bodyStructure] + (candidates.contains { $0.header == nil } ? [.bodyPeek("HEADER")] : [])
         do {
             for attributes in try await connection.uidFetch(Self.uidSet(candidates.map(\.uid)), items: items) {
                 guard let uid = attributes.uid.map(Int64.init) else { continue }
@@ -290,7 +290,9 @@ extension FolderSynchronizer {
     /// One command for the text sections of `command`'s messages, which lie in the same
     /// sections; each message alone when the server refuses it.
     private func texts(_ command: [TextFetch], connection: IMAPConnection) async throws -> [Int64: PartialContent] {
-        let items = command[0].leaves.map { "BODY.PEEK[\($0.section)]<0.\(MessageParser.maxBodyBytes)>" }
+        let items = command[0].leaves.map {
+            FetchItem.bodyPeek(BodySection($0.section), partial: 0..<UInt32(MessageParser.maxBodyBytes))
+        }
         do {
             let fetched = try await connection.uidFetch(Self.uidSet(command.map(\.candidate.uid)), items: items)
             var byUID: [Int64: FetchAttributes] = [:]

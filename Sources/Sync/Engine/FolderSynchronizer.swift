@@ -119,10 +119,10 @@ struct FolderSynchronizer {
         var fetched: [FetchAttributes] = []
         if let modSeq, connection.supports(.condStore) {
             fetched = try await connection.uidFetch(UIDSet(uids: known.keys.map { UInt32(clamping: $0) }),
-                                                    items: ["FLAGS"], changedSince: UInt64(modSeq))
+                                                    items: [.flags], changedSince: UInt64(modSeq))
         } else {
             for chunk in await connection.commandSizedChunks(of: UIDSet(uids: known.keys.map { UInt32(clamping: $0) })) {
-                fetched += try await connection.uidFetch(chunk, items: ["FLAGS"])
+                fetched += try await connection.uidFetch(chunk, items: [.flags])
             }
         }
         var changes: [Int64: SyncStore.StoredFlags] = [:]

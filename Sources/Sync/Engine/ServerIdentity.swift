@@ -6,7 +6,7 @@ import MailCore
 /// stored copy of the same message by it; the journal applier tells its own message from
 /// others sharing the Message-ID by it.
 struct ServerIdentity: Sendable {
-    static let fetchItems = ["RFC822.SIZE", "BODY.PEEK[HEADER]"]
+    static let fetchItems: [FetchItem] = [.rfc822Size, .bodyPeek("HEADER")]
 
     var uid: UInt32
     /// The header section as the server sent it, blank line included.

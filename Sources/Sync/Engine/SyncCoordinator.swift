@@ -29,8 +29,10 @@ public final class SyncCoordinator: Sendable, WriteBackService {
     public static let globalConnectionLimit = 30
 
     /// Each account records what happens into its activity in `activities` (the mount shows
-    /// it); its timing comes from its settings unless `timing` overrides it.
-    public init(config: MailfsConfig, store: SyncStore, activities: AccountActivities, timing: SyncTiming? = nil) {
+    /// it); its timing comes from its settings unless `timing` overrides it. Every account's
+    /// write-back tells `writeBackReached` of each `WriteBackPoint` it passes (tests stop there).
+    public init(config: MailfsConfig, store: SyncStore, activities: AccountActivities, timing: SyncTiming? = nil,
+                writeBackReached: @escaping @Sendable (WriteBackPoint) -> Void = { _ in }) {
         let global = AsyncSemaphore(permits: Self.globalConnectionLimit)
         var accounts: [String: AccountEntry] = [:]
         for account in config.accounts {
@@ -42,7 +44,8 @@ public final class SyncCoordinator: Sendable, WriteBackService {
             let trigger = SyncTrigger()
             accounts[account.name] = AccountEntry(
                 synchronizer: synchronizer, trigger: trigger,
-                sender: synchronizer.makeSender(timing: accountTiming), applier: synchronizer.makeApplier())
+                sender: synchronizer.makeSender(timing: accountTiming),
+                applier: synchronizer.makeApplier(reached: writeBackReached))
         }
         self.accounts = accounts
         self.global = global

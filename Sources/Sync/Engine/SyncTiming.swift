@@ -1,4 +1,5 @@
 import Config
+import Store
 
 /// The delays of the sync engine (FR-SYNC-09), in one place so tests can shorten them
 /// through configuration instead of changing the defaults.
@@ -14,7 +15,10 @@ public struct SyncTiming: Sendable, Equatable {
     /// Waits before the 2nd, 3rd and 4th attempt of a download on first read (FR-SYNC-08);
     /// short, since a reader is waiting.
     public var downloadRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
-    /// Waits before the 2nd, 3rd and 4th attempt of a send (FR-SYNC-07: 30 s, 2 min, 8 min).
+    /// Waits before the journal tries a server it could not reach again: doubling from the
+    /// lower to the upper bound.
+    public var offlineBackoff: ClosedRange<Duration> = .seconds(2) ... .seconds(30)
+    /// Waits before the 2nd, 3rd and 4th attempt of a send (FR-SYNC-07).
     public var sendRetryDelays: [Duration]
     /// A message queued longer than this fails with "send timeout" (FR-SYNC-07).
     public var maxQueueAge: Duration = .seconds(24 * 3600)
@@ -36,5 +40,18 @@ public struct SyncTiming: Sendable, Equatable {
         pollInterval = .seconds(settings.pollIntervalSeconds)
         let send = settings.sendRetryDelaySeconds
         sendRetryDelays = [send, send * 4, send * 16].map { .seconds($0) }
+    }
+}
+
+extension SyncTiming {
+    /// The journal's state machine, with these delays.
+    var changeStateMachine: ChangeStateMachine {
+        ChangeStateMachine(retryDelays: retryDelays.map(\.seconds),
+                           offlineBackoff: (offlineBackoff.lowerBound.seconds, offlineBackoff.upperBound.seconds))
+    }
+
+    /// The send queue's state machine, with these delays.
+    var sendStateMachine: SendStateMachine {
+        SendStateMachine(retryDelays: sendRetryDelays.map(\.seconds), maxQueueAge: maxQueueAge.seconds)
     }
 }

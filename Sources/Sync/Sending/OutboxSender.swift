@@ -33,7 +33,7 @@ final class OutboxSender: Sendable {
         self.sentCopies = sentCopies
         self.logger = logger
         transmitter = SMTPTransmitter(account: account, endpoint: endpoint, timing: timing, logger: logger)
-        machine = SendStateMachine(retryDelays: timing.sendRetryDelays.map(\.seconds), maxQueueAge: timing.maxQueueAge.seconds)
+        machine = timing.sendStateMachine
     }
 
     /// Runs until cancelled: sends what is due, then sleeps until the next message is due
@@ -83,7 +83,8 @@ final class OutboxSender: Sendable {
             }
         } catch {
             activity.log.record("outbox: store error: \(error)", level: .error)
-            return Date().addingTimeInterval(machine.retryDelays.first ?? 30)
+            // Tried again after the first retry delay (a full disk may clear by then).
+            return Date().addingTimeInterval(machine.retryDelays.first ?? 0)
         }
         return nil
     }
@@ -114,10 +115,10 @@ final class OutboxSender: Sendable {
         // Each transaction's recipients are on disk before the next command, before this
         // task even resumes.
         let outcome = await transmitter.send(data: data, envelopeFrom: item.envelopeFrom, recipients: remaining,
-                                             onDelivered: { recipients in
-                                                 store.noteDelivered(send: id, to: recipients)
-                                                 delivered.add(recipients)
-                                             })
+                                             onDelivered: { delivered.record($0, of: id, in: store) })
+        if let problem = delivered.problem {
+            activity.log.record("outbox: \(item.fileName): \(problem)", level: .error)
+        }
         let event: SendStateMachine.Event
         switch outcome {
         case .answered(let refused, let sizeLimit):
@@ -131,7 +132,10 @@ final class OutboxSender: Sendable {
         // Committed before anything else: no crash after an acceptance can send it again.
         let now = Date()
         let decision = try store.transition(send: item.id, event, deliveredTo: delivered.all, machine: machine, now: now)
-        return record(item, decision, now: now)
+        let retryAt = record(item, decision, now: now)
+        // After `record`: an acceptance clears `outbox_error`.
+        if let problem = delivered.problem { activity.record(.outboxFailed("\(item.fileName): \(problem)")) }
+        return retryAt
     }
 
     /// Says in `.log` (failures also in `.status`) what the machine decided for `item`;
@@ -156,15 +160,35 @@ final class OutboxSender: Sendable {
     }
 }
 
-/// The recipients an attempt reached, collected on the connection's event loop.
+/// The recipients an attempt reached, collected and recorded on the connection's event loop.
 private final class DeliveredRecipients: Sendable {
     private let recipients = Mutex<[String]>([])
+    private let problems = Mutex<[String]>([])
 
-    func add(_ more: [String]) {
+    /// Records that the server took the message for `more`, before the next command: in
+    /// the acceptance log, or when it cannot be written, in the database (waiting for its
+    /// writer holds this connection's event loop, the price of never sending twice).
+    func record(_ more: [String], of id: Int64, in store: MailStore) {
         recipients.withLock { $0 += more }
+        do {
+            try store.noteDelivered(send: id, to: more)
+        } catch {
+            let problem: String
+            do {
+                try store.recordDelivered(send: id, to: more)
+                problem = "acceptance recorded in the database instead of its log (\(error))"
+            } catch let storeError {
+                problem = "acceptance not recorded (\(error); \(storeError)): "
+                    + "unless the database takes this attempt's outcome, the next start sends the message again"
+            }
+            problems.withLock { $0.append(problem) }
+        }
     }
 
     var all: [String] { recipients.withLock { $0 } }
+
+    /// What went wrong recording the acceptances, if anything.
+    var problem: String? { problems.withLock { $0.isEmpty ? nil : $0.joined(separator: "; ") } }
 }
 
 extension Duration {

@@ -78,7 +78,7 @@ extension ChangeApplier {
                                     over connection: IMAPConnection) async throws {
         let first = try await connection.uidStore(uids, flags: [flag], operation, unchangedSince: knownModSeq)
         guard !first.modified.isEmpty else { return }
-        let current = try await connection.uidFetch(first.modified, items: ["FLAGS", "MODSEQ"])
+        let current = try await connection.uidFetch(first.modified, items: [.flags, .modSeq])
         let wanted = operation == .add
         for attributes in current {
             guard let uid = attributes.uid, let modSeq = attributes.modSeq,
@@ -137,7 +137,7 @@ extension ChangeApplier {
                 copied = try await connection.uidMove(chunk, to: target.imapPath)
             } else {
                 copied = try await connection.uidCopy(chunk, to: target.imapPath)
-                Failpoint.hit("writeback-after-copy")
+                reached(.afterCopy)
                 try await removeFromSelected(chunk.expanded() ?? [], over: connection)
             }
             if let copied, let from = copied.source.expanded(), let to = copied.destination.expanded(), from.count == to.count {
@@ -194,7 +194,7 @@ extension ChangeApplier {
         for chunk in await connection.commandSizedChunks(of: UIDSet(uids: Array(present))) {
             _ = try await connection.uidCopy(chunk, to: allMail)
         }
-        Failpoint.hit("writeback-after-archive-copy")
+        reached(.afterArchiveCopy)
         if !present.isEmpty { try await removeFromSelected(Array(present), over: connection) }
         return batch.compactMap { $0.id.map { .init(id: $0, event: .applied) } }
     }
@@ -301,14 +301,5 @@ extension ChangeApplier {
         guard let messageId = row.messageId else { return nil }
         let match = try row.emailId.flatMap { try store.serverMatch(emailId: $0) }
         return try await connection.uid(ofMessage: messageId, matching: match)
-    }
-}
-
-/// Test hooks: `MAILFS_FAILPOINT=NAME` makes the process die abruptly (SIGKILL) when it
-/// reaches the point of that name, to test crash recovery at exact moments.
-enum Failpoint {
-    static func hit(_ name: String) {
-        guard ProcessInfo.processInfo.environment["MAILFS_FAILPOINT"] == name else { return }
-        kill(getpid(), SIGKILL)
     }
 }

@@ -20,6 +20,8 @@ final class ChangeApplier: Sendable {
     let machine: ChangeStateMachine
     let trigger = SyncTrigger()
     let openConnection: @Sendable () async throws -> IMAPConnection
+    /// Told of each `WriteBackPoint` as the applier passes it.
+    let reached: @Sendable (WriteBackPoint) -> Void
     let logger: Logger
     /// Consecutive batches that found the server unreachable (the backoff grows with it).
     private let unreachableStreak = Mutex(0)
@@ -28,7 +30,8 @@ final class ChangeApplier: Sendable {
 
     init(account: AccountConfig, store: SyncStore, pool: ConnectionPool, activity: AccountActivity,
          gate: AsyncSemaphore, timing: SyncTiming, logger: Logger,
-         openConnection: @escaping @Sendable () async throws -> IMAPConnection) {
+         openConnection: @escaping @Sendable () async throws -> IMAPConnection,
+         reached: @escaping @Sendable (WriteBackPoint) -> Void) {
         self.account = account
         self.store = store
         self.pool = pool
@@ -36,7 +39,8 @@ final class ChangeApplier: Sendable {
         self.gate = gate
         self.logger = logger
         self.openConnection = openConnection
-        machine = ChangeStateMachine(retryDelays: timing.retryDelays.map(\.seconds))
+        self.reached = reached
+        machine = timing.changeStateMachine
     }
 
     /// Runs until cancelled; wakes on `trigger` (a new change, a sync that reached the

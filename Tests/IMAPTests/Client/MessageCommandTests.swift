@@ -9,7 +9,7 @@ struct MessageCommandTests {
     @Test("UID FETCH returns only the requested UIDs; other FETCHes become events")
     func fetchFiltersUnsolicited() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        async let fetched = imap.uidFetch(UIDSet([101...102]), items: ["FLAGS", "RFC822.SIZE"])
+        async let fetched = imap.uidFetch(UIDSet([101...102]), items: [.flags, .rfc822Size])
         try await server.play(#"""
             C: A0001 UID FETCH 101:102 (UID FLAGS RFC822.SIZE)
             S: * 1 FETCH (UID 101 FLAGS (\Seen) RFC822.SIZE 2048)
@@ -56,7 +56,7 @@ struct MessageCommandTests {
     @Test("two FETCHes of one UID are merged into one result")
     func fetchMergesSameUID() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        async let fetched = imap.uidFetch(UIDSet(uids: [7]), items: ["UID", "BODY.PEEK[HEADER.FIELDS (SUBJECT)]"])
+        async let fetched = imap.uidFetch(UIDSet(uids: [7]), items: [.uid, .bodyPeek("HEADER.FIELDS (SUBJECT)")])
         try await server.play(#"""
             C: A0001 UID FETCH 7 (UID BODY.PEEK[HEADER.FIELDS (SUBJECT)])
             S: * 1 FETCH (UID 7 FLAGS (\Seen))
@@ -74,13 +74,13 @@ struct MessageCommandTests {
     @Test("CHANGEDSINCE is sent with CONDSTORE and refused without it")
     func changedSince() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        let refused = await outcome { try await imap.uidFetch(UIDSet([1...10]), items: ["FLAGS"], changedSince: 5) }
+        let refused = await outcome { try await imap.uidFetch(UIDSet([1...10]), items: [.flags], changedSince: 5) }
         #expect(refused.imapError == .capabilityMissing(.condStore))
         #expect(try await server.unreadBytes().isEmpty)
 
         let (condServer, condImap) = try await ScriptedServer.connected(
             greeting: "* OK [CAPABILITY IMAP4rev1 CONDSTORE] ready")
-        async let fetched = condImap.uidFetch(UIDSet([1...4_294_967_295]), items: ["FLAGS"], changedSince: 715)
+        async let fetched = condImap.uidFetch(UIDSet([1...4_294_967_295]), items: [.flags], changedSince: 715)
         try await condServer.play(#"""
             C: A0001 UID FETCH 1:* (UID FLAGS) (CHANGEDSINCE 715)
             S: * 4 FETCH (UID 40 MODSEQ (720) FLAGS (\Seen))
@@ -92,7 +92,7 @@ struct MessageCommandTests {
     @Test("an empty UID set sends nothing")
     func emptySet() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        #expect(try await imap.uidFetch(UIDSet(), items: ["FLAGS"]).isEmpty)
+        #expect(try await imap.uidFetch(UIDSet(), items: [.flags]).isEmpty)
         try await imap.uidStore(UIDSet(), flags: [#"\Seen"#], .add)
         #expect(try await server.unreadBytes().isEmpty)
     }

@@ -9,7 +9,7 @@ struct SessionErrorTests {
     @Test("BYE in the middle of a command fails it with the server's text and closes")
     func byeMidCommand() async throws {
         let (server, imap) = try await ScriptedServer.connected()
-        async let fetched = outcome { try await imap.uidFetch(UIDSet([1...5]), items: ["FLAGS"]) }
+        async let fetched = outcome { try await imap.uidFetch(UIDSet([1...5]), items: [.flags]) }
         try await server.play("""
             C: A0001 UID FETCH 1:5 (UID FLAGS)
             S: * 1 FETCH (UID 1 FLAGS ())
@@ -108,7 +108,7 @@ struct SessionErrorTests {
     @Test("a server silent for the response timeout fails the command and closes")
     func responseTimeout() async throws {
         let (server, imap) = try await ScriptedServer.connected(timeouts: IMAPTimeouts(response: .seconds(120)))
-        async let fetched = outcome { try await imap.uidFetch(UIDSet([1...5]), items: ["FLAGS"]) }
+        async let fetched = outcome { try await imap.uidFetch(UIDSet([1...5]), items: [.flags]) }
         try await server.play("C: A0001 UID FETCH 1:5 (UID FLAGS)")
         await server.advanceTime(by: .seconds(100))
         try await server.send("* 1 FETCH (UID 1 FLAGS ())")
@@ -148,7 +148,7 @@ struct SessionErrorTests {
         try await server.waitForClient()
         try await server.send("* OK [CAPABILITY IMAP4rev1] ready")
         let imap = try await client.value
-        async let fetched = outcome { try await imap.uidFetch(UIDSet(uids: [1]), items: ["BODY.PEEK[]"]) }
+        async let fetched = outcome { try await imap.uidFetch(UIDSet(uids: [1]), items: [.bodyPeek("")]) }
         try await server.play("""
             C: A0001 UID FETCH 1 (UID BODY.PEEK[])
             S: * 1 FETCH (UID 1 BODY[] {1000000}
