@@ -168,7 +168,7 @@ private final class DeliveredRecipients: Sendable {
     /// Records that the server took the message for `more`, before the next command: in
     /// the acceptance log, or when it cannot be written, in the database (waiting for its
     /// writer holds this connection's event loop, the price of never sending twice).
-    func record(_ more: [String], of id: Int64, in store: MailStore) {
+    func record(_ more: [String], of id: Int64, in store: SyncStore) {
         recipients.withLock { $0 += more }
         do {
             try store.noteDelivered(send: id, to: more)
