@@ -17,9 +17,8 @@ its file name, its content type, and the SHA-256 and size of `get_payload(decode
 import email
 import email.policy
 import hashlib
-import json
-import mailbox
-import sys
+
+import corpus_oracle
 
 
 def leaves(part, number):
@@ -48,31 +47,5 @@ def attachments(raw):
             if part.is_attachment() or part.get_filename() is not None]
 
 
-def is_mailbox(path):
-    name = path.rsplit("/", 1)[-1]
-    return name.endswith(".mbox") or name.startswith("mbox.")
-
-
-def messages(path):
-    if is_mailbox(path):
-        box = mailbox.mbox(path, create=False)
-        return [box.get_bytes(key) for key in box.keys()]
-    with open(path, "rb") as file:
-        return [file.read()]
-
-
-def main():
-    result = []
-    for path in sys.argv[1:]:
-        for index, raw in enumerate(messages(path)):
-            entry = {"file": path, "index": index}
-            try:
-                entry["attachments"] = attachments(raw)
-            except Exception as error:  # a message Python cannot read is reported, not compared
-                entry["error"] = f"{type(error).__name__}: {error}"
-            result.append(entry)
-    json.dump({"messages": result}, sys.stdout, ensure_ascii=True)
-
-
 if __name__ == "__main__":
-    main()
+    corpus_oracle.run("attachments", attachments)

@@ -19,9 +19,8 @@ template and noscript elements and comments (html.parser).
 import email
 import email.policy
 import html.parser
-import json
-import mailbox
-import sys
+
+import corpus_oracle
 
 BODY_TEXT = {"text/plain", "text/html", "text/enriched", "text/richtext"}
 HIDDEN = {"script", "style", "head", "title", "template", "noscript"}
@@ -101,31 +100,5 @@ def readable(part):
     return leaf_text(part)
 
 
-def is_mailbox(path):
-    name = path.rsplit("/", 1)[-1]
-    return name.endswith(".mbox") or name.startswith("mbox.")
-
-
-def messages(path):
-    if is_mailbox(path):
-        box = mailbox.mbox(path, create=False)
-        return [box.get_bytes(key) for key in box.keys()]
-    with open(path, "rb") as file:
-        return [file.read()]
-
-
-def main():
-    result = []
-    for path in sys.argv[1:]:
-        for index, raw in enumerate(messages(path)):
-            entry = {"file": path, "index": index}
-            try:
-                entry["text"] = readable(email.message_from_bytes(raw, policy=email.policy.default))
-            except Exception as error:  # a message Python cannot read is reported, not compared
-                entry["error"] = f"{type(error).__name__}: {error}"
-            result.append(entry)
-    json.dump({"messages": result}, sys.stdout, ensure_ascii=True)
-
-
 if __name__ == "__main__":
-    main()
+    corpus_oracle.run("text", lambda raw: readable(email.message_from_bytes(raw, policy=email.policy.default)))
