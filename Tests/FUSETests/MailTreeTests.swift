@@ -341,7 +341,7 @@ struct ThreadWalkTreeTests {
         let walked = directories.filter { entry in
             switch Node(inode: entry.attributes.inode) {
             case .directory(.folder)?, .directory(.threads)?, .directory(.attachments)?, .directory(.archive)?: return true
-            case .directory?, .content?, .generated?, .control?, .outboxItem?, .newMessage?, nil: return false
+            case .directory?, .content?, .generated?, .rendered?, .control?, .outboxItem?, .newMessage?, nil: return false
             }
         }
         #expect(walked.count == folders.count + 3)
