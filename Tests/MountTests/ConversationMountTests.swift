@@ -99,6 +99,30 @@ struct ConversationMountTests {
         #expect(mount.text(conversation).contains("Messages: 3, 0 unread"))
     }
 
+    @Test("a reply arriving by sync joins its thread's conversation.txt")
+    func arrivesBySync() async throws {
+        let kind = IMAPServerKind.dovecot
+        try await kind.shared {
+            let first = Letter("Conversation")
+            let (mount, folder) = try await MountedMailfs.seededFolder(
+                "Talk", holding: [first], account: WriteBackAccount(user: "bob", kind: kind))
+            let thread = try #require(try await mount.sh("ls bob/threads | grep -F '\(first.subject)'").lines.first)
+            let conversation = "bob/threads/\(thread)/conversation.txt"
+            #expect(mount.text(conversation).contains("Messages: 1, 1 unread"))
+
+            var reply = Letter("Re: reply")
+            reply.inReplyTo = first.id
+            reply.body = "An answer that arrived by sync.\r\n"
+            try await WriteBack.append([reply], user: "bob", mailbox: folder, on: kind)
+            #expect(try await mount.sh("echo sync > bob/.control").status == 0)
+            try await expect(Poll.until(seconds: 15, every: .milliseconds(50)) {
+                mount.text(conversation).contains("An answer that arrived by sync.")
+            }, orExplain: { "\(mount.text(conversation))\n\(mount.text("bob/.log"))" })
+            #expect(mount.text(conversation).contains("Messages: 2, 2 unread"))
+            #expect(try await mount.sh("stat -c %s '\(conversation)'").output == "\(mount.text(conversation).utf8.count)\n")
+        }
+    }
+
     @Test("conversation.txt cannot be written, removed or renamed")
     func readOnly() async throws {
         let (mount, conversation) = try await mounted()
