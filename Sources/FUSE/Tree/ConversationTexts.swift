@@ -64,7 +64,7 @@ final class ConversationTexts: Sendable {
     static let maxSizes = 200_000
     private let state: Mutex<State>
 
-    init(lastVersion: Int64, maxTextBytes: Int = 32 << 20) {
+    init(lastVersion: Int64, maxTextBytes: Int = 16 << 20) {
         self.maxTextBytes = maxTextBytes
         state = Mutex(State(lastVersion: lastVersion))
     }
