@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "FUSE",
             dependencies: [
-                "CFuse3", "MailCore", "Store", "MailContracts", "Activity", "Config",
+                "CFuse3", "MailCore", "MessageText", "Store", "MailContracts", "Activity", "Config",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -21,21 +21,47 @@ import MailCore
 /// The layout leaves two places for later: a summary of the thread goes between the head
 /// and the first message, suggested replies after the last one.
 public enum ConversationRenderer {
+    /// The most text a conversation renders: past it, the messages left are listed with
+    /// their headings and a line naming their files instead of their texts.
+    public static let maxTextBytes = 64 * 1024 * 1024
+
     public static func render(_ messages: [ConversationMessage]) -> String {
+        render(messages) { messages[$0].body }
+    }
+
+    /// The same, with each message's body read only when its turn comes: `body(i)` gives
+    /// the body of `messages[i]`, whose own `body` is not read. A caller reading bodies from
+    /// a store then holds one at a time, never a long thread's all at once.
+    public static func render(_ messages: [ConversationMessage], body: (Int) -> MessageBody) -> String {
         let ordered = oldestFirst(messages)
-        var text = head(ordered)
-        for (index, message) in ordered.enumerated() {
-            text += "\n" + separator(message, position: index + 1, of: ordered.count)
-            text += HeadingLines.lines([("Subject", differingSubject(message, in: ordered)),
+        let heads = ordered.map(\.element)
+        var text = head(heads)
+        for (position, (index, message)) in ordered.enumerated() {
+            text += "\n" + separator(message, position: position + 1, of: ordered.count)
+            text += HeadingLines.lines([("Subject", differingSubject(message, in: heads)),
                                         ("To", HeadingLines.addresses(message.heading.to)),
                                         ("Cc", HeadingLines.addresses(message.heading.cc))])
-            text += HeadingLines.fileAndAttachments(message) + "\n" + MessageRenderer.text(of: message)
+            text += HeadingLines.fileAndAttachments(message) + "\n"
+            guard text.utf8.count < maxTextBytes else {
+                text += leftOut(message)
+                continue
+            }
+            var withBody = message
+            withBody.body = body(index)
+            text += MessageRenderer.text(of: withBody)
         }
         return text
     }
 
-    /// By date; undated messages after the dated ones, each group in the order given.
-    static func oldestFirst(_ messages: [ConversationMessage]) -> [ConversationMessage] {
+    /// The line in place of a text past `maxTextBytes`.
+    static func leftOut(_ message: ConversationMessage) -> String {
+        let file = message.fileName.map { "read \"\(ReadableText.oneLine($0))\"" } ?? "read its .eml file"
+        return "[text left out: the conversation is over \(maxTextBytes / 1024 / 1024) MB; \(file)]\n"
+    }
+
+    /// By date; undated messages after the dated ones, each group in the order given; with
+    /// each message's place in `messages`.
+    static func oldestFirst(_ messages: [ConversationMessage]) -> [(offset: Int, element: ConversationMessage)] {
         messages.enumerated().sorted { left, right in
             switch (left.element.heading.date, right.element.heading.date) {
             case let (leftDate?, rightDate?) where leftDate != rightDate: leftDate < rightDate
@@ -43,7 +69,7 @@ public enum ConversationRenderer {
             case (nil, .some): false
             default: left.offset < right.offset
             }
-        }.map(\.element)
+        }.map { (offset: $0.offset, element: $0.element) }
     }
 
     static func head(_ ordered: [ConversationMessage]) -> String {

@@ -27,12 +27,25 @@ enum MessageFiles {
             throw Failure(description: "\(path): no such file or directory")
         }
         guard isDirectory.boolValue else { return write(MessageRenderer.render(try message(at: path))) }
+        if let conversation = try mountedConversation(in: path) { return write(conversation) }
         let files = try messageFiles(in: path)
         guard !files.isEmpty else { throw Failure(description: "\(path): no .eml files in this directory") }
         if isThreadDirectory(path) { return write(ConversationRenderer.render(try files.map(message))) }
         for (index, file) in files.enumerated() {
             write((index > 0 ? "\n" : "") + MessageRenderer.render(try message(at: file)))
         }
+    }
+
+    /// The `conversation.txt` of a mount's thread directory: the tree's own rendering, so
+    /// `mailfs show` of a thread and `cat` of its conversation give the same text (with the
+    /// attachments' paths in the tree, which the `.eml` files alone do not give).
+    static func mountedConversation(in directory: String) throws -> String? {
+        guard isThreadDirectory(directory) else { return nil }
+        let path = URL(fileURLWithPath: directory).appendingPathComponent("conversation.txt").path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return String(decoding: try read(fileDescriptor: descriptor, name: path), as: UTF8.self)
     }
 
     /// A thread directory of a mount: `…/threads/<thread>`.

@@ -50,7 +50,7 @@ extension MailTreeTests {
         #expect(calls.attributes.contains(first), "its attributes were sent by GETATTR just now")
         #expect(tree.listings.listing(inbox)?.entries.map(\.name).contains(reply) == false)
         #expect(tree.listings.listing(thread) == nil, "not rebuilt")
-        #expect(try tree.readdir(thread).map(\.name) == ["2026-11-20 1432 Alice Smith - Lunch plans.eml"])
+        #expect(try tree.readdir(thread).map(\.name) == [MailTree.conversationFileName, "2026-11-20 1432 Alice Smith - Lunch plans.eml"])
     }
 
     @Test("a store change tells the kernel about folders before threads, however many threads were listed")
@@ -99,7 +99,7 @@ extension ThreadWalkTreeTests {
         var replyThread: (inode: Inode, names: [String])?
         for thread in threads {
             let names = try tree.readdir(thread).map(\.name)
-            if names.count == 2 { replyThread = (thread, names) }
+            if names.count == 3 { replyThread = (thread, names) }
             tree.sentListingPage(of: thread)
         }
         let (replied, names) = try #require(replyThread)
@@ -113,7 +113,8 @@ extension ThreadWalkTreeTests {
         #expect(Set(calls.inodes).isSuperset(of: threads))
         for thread in threads {
             guard case .directory(.thread(let id))? = Node(inode: thread) else { Issue.record("not a thread"); continue }
-            #expect(tree.listings.listing(thread)?.entries.map(\.name) == (try store.tree.messages(inThread: id)).map(\.fileName),
+            #expect(tree.listings.listing(thread)?.entries.map(\.name)
+                    == [MailTree.conversationFileName] + (try store.tree.messages(inThread: id)).map(\.fileName),
                     "rebuilt as the thread is now, and kept")
         }
     }

@@ -67,7 +67,8 @@ struct MailTreeTests {
         let unified = try path("inbox", "work - \(name)")
         #expect(inFolder.inode == inThread.inode && inFolder.inode == unified.inode)
         #expect(inFolder.size == UInt64(Self.message(id: "lunch@t", subject: "Lunch plans").count))
-        #expect(try names("work", "threads", thread).count == 2, "the reply joined the thread")
+        #expect(try names("work", "threads", thread) == [MailTree.conversationFileName, name, "2026-11-20 1432 Alice Smith - Re: Lunch plans.eml"],
+                "the reply joined the thread, after its conversation")
     }
 
     @Test("reading a message gives its exact bytes, at any offset")
@@ -277,10 +278,10 @@ struct ThreadWalkTreeTests {
         #expect(walked.count == 12)
         for (node, names) in walked {
             guard case .directory(.thread(let id))? = node else { Issue.record("not a thread: \(String(describing: node))"); continue }
-            #expect(names == (try store.tree.messages(inThread: id)).map(\.fileName))
+            #expect(names == [MailTree.conversationFileName] + (try store.tree.messages(inThread: id)).map(\.fileName))
         }
         let listed = walked.reduce(0) { $0 + $1.names.count }
-        #expect(listed == 24, "every message once, in its thread")
+        #expect(listed == 24 + 12, "every message once, in its thread, and each thread's conversation")
     }
 
     static func withAttachments(id: String, count: Int) -> [UInt8] {
@@ -328,7 +329,8 @@ struct ThreadWalkTreeTests {
         #expect(try await Self.held(threads, by: tree), "the rest of the walk was read ahead")
         for thread in threads {
             guard case .directory(.thread(let id))? = Node(inode: thread) else { Issue.record("not a thread"); continue }
-            #expect(try tree.readdir(thread).map(\.name) == (try store.tree.messages(inThread: id)).map(\.fileName))
+            #expect(try tree.readdir(thread).map(\.name)
+                    == [MailTree.conversationFileName] + (try store.tree.messages(inThread: id)).map(\.fileName))
         }
     }
 
@@ -341,7 +343,7 @@ struct ThreadWalkTreeTests {
         let walked = directories.filter { entry in
             switch Node(inode: entry.attributes.inode) {
             case .directory(.folder)?, .directory(.threads)?, .directory(.attachments)?, .directory(.archive)?: return true
-            case .directory?, .content?, .generated?, .control?, .outboxItem?, .newMessage?, nil: return false
+            case .directory?, .content?, .generated?, .rendered?, .control?, .outboxItem?, .newMessage?, nil: return false
             }
         }
         #expect(walked.count == folders.count + 3)

@@ -31,6 +31,7 @@ struct NodeTests {
         (.directory(.searches(id)), 16 << 56 | 0x12_3456),
         (.directory(.savedSearch(id)), 17 << 56 | 0x12_3456),
         (.directory(.search(id)), 18 << 56 | 0x12_3456),
+        (.rendered(.conversation(id)), 19 << 56 | 0x12_3456),
     ]
 
     @Test("every kind of node keeps its inode number, and the number gives the node back",
@@ -44,6 +45,6 @@ struct NodeTests {
     func unknownNumbers() {
         #expect(Node(inode: 0) == nil)
         #expect(Node(inode: 5) == nil)
-        #expect(Node(inode: 19 << 56 | 1) == nil)
+        #expect(Node(inode: 20 << 56 | 1) == nil)
     }
 }

@@ -47,6 +47,46 @@ struct ConversationRendererTests {
             """)
     }
 
+    @Test("bodies read on demand: each once, oldest first, and the text is the same as with the bodies given")
+    func bodiesOnDemand() {
+        let messages = [
+            Self.message("Bob <bob@example.com>", date: "Tue, 3 Nov 2026 09:10:00 +0000", body: "Second.\r\n", file: "b.eml"),
+            Self.message("Alice <alice@example.com>", date: "Mon, 2 Nov 2026 14:32:00 +0000", body: "First.\r\n", file: "a.eml"),
+        ]
+        var asked: [Int] = []
+        let headingsOnly = messages.map { message in
+            var message = message
+            message.body = .notStored
+            return message
+        }
+        let text = ConversationRenderer.render(headingsOnly) { index in
+            asked.append(index)
+            return messages[index].body
+        }
+        #expect(asked == [1, 0])
+        #expect(text == ConversationRenderer.render(messages))
+        #expect(text.contains("First.") && !text.contains("not stored"))
+    }
+
+    @Test("past the conversation's limit, messages keep their headings and name their files instead of their texts")
+    func conversationLimit() {
+        let big = String(repeating: "word ", count: MessageParser.maxBodyBytes / 5 - 10) + "\r\n"
+        let count = ConversationRenderer.maxTextBytes / MessageParser.maxBodyBytes + 2
+        var asked = 0
+        let messages = (0..<count).map { index in
+            Self.message("Alice <alice@example.com>", date: "Mon, 2 Nov 2026 14:\(String(format: "%02d", index)):00 +0000",
+                         body: "", file: "m\(index).eml")
+        }
+        let text = ConversationRenderer.render(messages) { _ in
+            asked += 1
+            return .texts(plain: big, html: nil)
+        }
+        #expect(asked < count, "the last messages' bodies are never read")
+        #expect(text.utf8.count < ConversationRenderer.maxTextBytes + MessageParser.maxBodyBytes + 64 * 1024)
+        #expect(text.contains("=== \(count)/\(count)  ") && text.contains("File: m\(count - 1).eml"))
+        #expect(text.hasSuffix("[text left out: the conversation is over 64 MB; read \"m\(count - 1).eml\"]\n"))
+    }
+
     @Test("a message whose text is not stored says so and names its file")
     func notStored() {
         let heading = MessageHeading(subject: "Big", from: [EmailAddress(name: nil, address: "a@example.com")], date: nil)

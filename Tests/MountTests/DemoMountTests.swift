@@ -99,6 +99,27 @@ struct DemoMountTests {
         #expect(try await mount.sh("setfattr -n user.mailfs.seen -v maybe \(path)").status != 0)
     }
 
+    @Test("every demo thread reads as a conversation.txt of exact size; grep finds the decoded words; mailfs show gives the same text")
+    func conversations() async throws {
+        let mount = try await mountedDemo()
+        let check = try await mount.sh("""
+            n=0
+            for d in demo/threads/*/; do
+              f="${d}conversation.txt"; n=$((n+1))
+              [ "$(stat -c %s "$f")" = "$(cat "$f" | wc -c)" ] || echo "size mismatch $f"
+              [ "$(stat -c %a "$f")" = 400 ] || echo "mode $f"
+              [ "$(stat -c %Y "$f")" = "$(stat -c %Y "$d")" ] || echo "mtime $f"
+            done
+            echo "$n threads"
+            """)
+        #expect(check.lines.count == 1 && check.lines.last?.hasSuffix(" threads") == true, "\(check.output.prefix(2000))")
+        let found = try await mount.sh("grep -rlF 'Zoë Laurent — Atelier' demo/threads/").lines
+        #expect(!found.isEmpty && found.allSatisfy { $0.hasSuffix("/conversation.txt") }, "\(found)")
+        let thread = try #require(found.first.map { String($0.dropLast("/conversation.txt".count)) })
+        let shown = try await mount.mailfs(["show", mount.path(thread)])
+        #expect(shown.status == 0 && shown.output == mount.text("\(thread)/conversation.txt"))
+    }
+
     @Test("attachments are listed per message with exact sizes and decoded content")
     func attachments() async throws {
         let mount = try await mountedDemo()

@@ -191,7 +191,8 @@ struct KernelCacheMountTests {
         let first = "\(Self.folder)/2026-11-21 1000 Tester - First.eml"
         let second = mount.path("\(Self.folder)/2026-11-21 1100 Tester - Re: First.eml")
         let thread = try #require(try await mount.sh("ls live/threads").lines.first)
-        #expect(try await mount.sh("ls '\(Self.folder)' 'live/threads/\(thread)'").lines.count == 6)
+        // The folder's two messages; the thread's two and its conversation.txt.
+        #expect(try await mount.sh("ls '\(Self.folder)' 'live/threads/\(thread)'").lines.count == 7)
         #expect(try await Self.stat(mount, "%h", first) == "1")
         #expect(FileManager.default.contents(atPath: second) != nil)
         try await Task.sleep(for: .seconds(4))
@@ -202,7 +203,7 @@ struct KernelCacheMountTests {
             INSERT INTO emailFolder (emailId, folderId, imapUID) SELECT e.id, d.id, 1 FROM email e, folder d WHERE d.path = 'other';
             """)
         #expect(try await Poll.until(seconds: 5) {
-            try await mount.sh("ls '\(Self.folder)' 'live/threads/\(thread)'").lines.count == 4
+            try await mount.sh("ls '\(Self.folder)' 'live/threads/\(thread)'").lines.count == 5
         })
         #expect(try await Self.stat(mount, "%h", first) == "2")
         #expect(FileManager.default.contents(atPath: second) == nil)

@@ -370,6 +370,6 @@ struct WriteBackDurabilityTests {
         await mount.stop()
         try await mount.start()
         #expect(Set(try await mount.listing("local/threads")) == expected)
-        #expect(Set(try await mount.listing("local/threads/\(thread(root))")) == [root.fileName, replyName])
+        #expect(Set(try await mount.listing("local/threads/\(thread(root))")) == [root.fileName, replyName, "conversation.txt"])
     }
 }

@@ -334,7 +334,7 @@ struct WriteBackMountTests {
                 #expect(result.status != 0 && result.output.contains("Operation not permitted"), "\(command): \(result.output)")
             }
             #expect(Set(try await mount.listing("alice/\(folder)")) == [letter.fileName, neighbour.fileName])
-            #expect(try await mount.listing("alice/threads/\(otherThread)") == [neighbour.fileName])
+            #expect(try await mount.listing("alice/threads/\(otherThread)") == [neighbour.fileName, "conversation.txt"])
             #expect(try await mount.listing("inbox").contains(unified))
             #expect(mount.pendingChanges("alice") == 0)
             #expect(try await Server.locate(letter, user: "alice") == [folder])

@@ -44,6 +44,8 @@ struct Letter: Hashable {
     let id: String
     /// CRLF lines.
     var body = "write-back test\r\n"
+    /// The Message-ID it answers, without angle brackets: a reply joins its thread.
+    var inReplyTo: String?
 
     init(_ prefix: String) {
         let unique = UUID().uuidString.prefix(8).lowercased()
@@ -70,7 +72,7 @@ struct Letter: Hashable {
 
     var raw: String {
         TestMessage(from: "Ann <ann@example.test>", subject: subject, date: "Sat, 21 Nov 2026 12:00:00 +0000",
-                    messageID: id, body: body).text
+                    messageID: id, inReplyTo: inReplyTo, body: body).text
     }
 }
 

@@ -84,7 +84,8 @@ def measure(setup: Setup, messages: int, passthrough: Path | None) -> list:
     startup, mount = step_mount.measure_startup(setup, messages)
     with mount:
         results += startup + step_mount.memory_rows(mount, "after start-up")
-        for name, step in (("ls, find, grep", step_tree.measure_listings), ("cat", step_tree.measure_cat)):
+        for name, step in (("conversation.txt", step_tree.measure_conversation),
+                           ("ls, find, grep", step_tree.measure_listings), ("cat", step_tree.measure_cat)):
             say(f"== {name}")
             results += step(setup)
             step_mount.note_memory(setup, mount, name)
@@ -117,6 +118,11 @@ def method_notes(setup: Setup) -> list:
         "ls compares the mailfs folder `Big` with the Maildir's `.Big/cur`; find walks the whole account "
         "(mailfs also has threads/, attachments/, archive/) against the whole Maildir++ tree; grep -r "
         "reads every message once on each side (mailfs: `threads/`, which holds each message once).",
+        "conversation.txt: `cat` of the conversation of the thread closest to 100 messages (at least 100 "
+        "where there is one), first read since the mount started and with the page cache dropped, so its "
+        "rendering is in the time; the Maildir side is one `cat` of the same messages' files, cold. It runs "
+        "before the walks, which render every conversation (`grep -r` over threads/ reads each "
+        "conversation.txt as well as each message).",
         "cat: the same randomly drawn messages (matched by Message-ID through the store) on both sides; "
         "cold = first read after a cache drop (one drop before each side's cold pass), warm = a read after "
         "the file was read once since the last drop (the mailfs side gets one untimed pass after the drop "

@@ -1,6 +1,8 @@
 """Everyday tools over the mounted account against the same tools over the Maildir."""
 import os
+import sqlite3
 
+import corpus
 import fuse_requests
 import samples
 import timing
@@ -110,3 +112,52 @@ def measure_cat(setup: Setup) -> list:
         rows.append(Row(f"read-{label}/warm", f"open+read+close in-process (no exec), {label}", "warm (read since the drop)",
                         timing.percentile(read_mailfs, fraction), timing.percentile(read_maildir, fraction), "s"))
     return rows
+
+
+def measure_conversation(setup: Setup) -> list:
+    """`cat` of the conversation.txt of a thread of 100 messages or more (the smallest such thread;
+    the largest when none is that long), the first time it is read since the mount started: its
+    rendering included. The Maildir side is one `cat` of the same messages' files. Run before the
+    walks, which render every conversation."""
+    thread = largest_thread(setup)
+    if thread is None:
+        setup.notes.append("conversation.txt: the account has no thread to read.")
+        return []
+    name, count, message_ids = thread
+    maildir_files = [str(path) for path in matching_files(setup.corpus, message_ids)]
+    conversation = setup.account_root / "threads" / name / "conversation.txt"
+    setup.drop_caches()
+    first = timing.run(["cat", str(conversation)])
+    setup.drop_caches()
+    maildir = timing.run(["cat", *maildir_files])
+    again = timing.median([timing.run(["cat", str(conversation)]).seconds for _ in range(setup.runs)])
+    setup.notes.append(f"conversation.txt: thread \"{name}\" of {count} messages, {len(first.output):,} bytes of text "
+                       f"from {len(maildir_files)} message files ({sum(os.path.getsize(f) for f in maildir_files):,} "
+                       f"bytes) read by the Maildir side.")
+    metric = f"cat conversation.txt of a {count}-message thread (Maildir: cat of its messages)"
+    return [Row("conversation/cold", metric, f"{setup.cold_label}, first read since the mount started",
+                first.seconds, maildir.seconds, "s"),
+            Row("conversation/warm", metric, setup.warm_label, again, None, "s")]
+
+
+def largest_thread(setup: Setup):
+    """(directory name, message count, Message-IDs) of the thread the conversation step reads."""
+    database = sqlite3.connect(f"file:{setup.store / 'mailfs.sqlite'}?mode=ro", uri=True)
+    try:
+        row = database.execute(
+            """SELECT t.id, t.dirName, t.messageCount FROM thread t JOIN account a ON a.id = t.accountId
+               WHERE a.name = ? ORDER BY t.messageCount < 100, abs(t.messageCount - 100) LIMIT 1""",
+            (setup.account,)).fetchone()
+        if row is None:
+            return None
+        ids = {id for (id,) in database.execute("SELECT messageId FROM email WHERE threadId = ? AND isDeleted = 0",
+                                                (row[0],)) if id}
+        return row[1], row[2], ids
+    finally:
+        database.close()
+
+
+def matching_files(tree, message_ids: set) -> list:
+    """The Maildir files whose Message-ID is one of `message_ids`."""
+    wanted = {id.strip().strip("<>") for id in message_ids}
+    return [path for path in corpus.message_files(tree) if samples.message_id(path) in wanted]

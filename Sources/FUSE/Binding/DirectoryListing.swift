@@ -9,7 +9,8 @@ struct DirectoryListing: Sendable {
         var name: String
         var inode: Inode
         var kind: FileKind
-        /// nil for "." and "..": READDIRPLUS sends no lookup for them (the kernel ignores one).
+        /// nil for "." and ".." (READDIRPLUS sends no lookup for them: the kernel ignores
+        /// one) and for entries whose attributes are given at LOOKUP only.
         var attributes: FileAttributes?
     }
 
@@ -35,7 +36,7 @@ struct DirectoryListing: Sendable {
         default:
             let child = children[index - 2]
             return Entry(name: child.name, inode: child.attributes.inode, kind: child.attributes.kind,
-                         attributes: child.attributes)
+                         attributes: child.attributesAtLookup ? nil : child.attributes)
         }
     }
 

@@ -42,10 +42,15 @@ public struct FileAttributes: Sendable, Equatable {
 public struct DirectoryEntry: Sendable, Equatable {
     public var name: String
     public var attributes: FileAttributes
+    /// The entry's attributes cost work the listing should not do (a rendered file's size):
+    /// `attributes` holds its inode and kind only, READDIRPLUS sends it without attributes
+    /// (the kernel makes no inode for it), and LOOKUP answers them.
+    public var attributesAtLookup: Bool
 
-    public init(name: String, attributes: FileAttributes) {
+    public init(name: String, attributes: FileAttributes, attributesAtLookup: Bool = false) {
         self.name = name
         self.attributes = attributes
+        self.attributesAtLookup = attributesAtLookup
     }
 }
 

@@ -101,7 +101,7 @@ final class ListingCache: Sendable {
             if state.attributes.isEmpty {
                 state.attributes.reserveCapacity(min(listing.entries.count, Self.maxEntries))
             }
-            for entry in listing.entries where Self.keepsAttributes(of: entry.attributes) {
+            for entry in listing.entries where !entry.attributesAtLookup && Self.keepsAttributes(of: entry.attributes) {
                 state.rememberAttributes(entry.attributes)
             }
             return true

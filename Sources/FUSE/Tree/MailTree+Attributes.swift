@@ -26,6 +26,8 @@ extension MailTree {
             return attachmentAttributes(id: id, size: attachment.sizeBytes)
         case .generated(let file):
             return generatedFileAttributes(file)
+        case .rendered(let file):
+            return try renderedAttributes(file)
         case .control(let accountId):
             return controlAttributes(accountId)
         case .outboxItem(let id):
@@ -37,7 +39,8 @@ extension MailTree {
             switch files.file(UInt64(handle)) {
             case .appending?: return newMessageAttributes(handle: handle, size: newMessages.bytes(handle)?.count ?? 0)
             case .appended?: return newMessageAttributes(handle: handle, size: 0)
-            case .content?, .packed?, .stored?, .disk?, .streaming?, .outgoing?, .control?, nil: throw FSError(ENOENT)
+            case .content?, .packed?, .stored?, .rendered?, .disk?, .streaming?, .outgoing?, .control?, nil:
+                throw FSError(ENOENT)
             }
         }
     }

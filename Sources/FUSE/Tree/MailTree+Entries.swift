@@ -14,7 +14,7 @@ extension MailTree {
             return Listing(try store.threads(accountId: id).map { thread in
                 DirectoryEntry(name: thread.dirName, attributes: threadAttributes(thread))
             })
-        case .thread(let id): return Listing(messageEntries(try store.messages(inThread: id)))
+        case .thread(let id): return threadListing(id, messages: try store.messages(inThread: id))
         case .archive(let id): return Listing(messageEntries(try store.archivedMessages(accountId: id)))
         case .outbox(let id):
             return Listing(try store.outboxItems(accountId: id).map { item in

@@ -27,6 +27,9 @@ extension MailTree {
         case .content(let file):
             guard !writing else { throw FSError(EROFS) }
             return try openContent(file)
+        case .rendered(let file):
+            guard !writing else { throw FSError(EROFS) }
+            return OpenedFile(handle: files.open(.rendered(file)), keepCache: true, directIO: false, flushes: false)
         case .outboxItem(let id):
             // A queued message is not edited in place: rm it and copy a new one.
             guard !writing else { throw FSError(EACCES) }
@@ -49,6 +52,9 @@ extension MailTree {
             return try storeCall { try store.readPacked(message, at: Int64(clamping: offset), size: size) }
         case .stored(let node)?:
             bytes = try storedContent(node)
+            files.update(handle) { $0 = .content(bytes) }
+        case .rendered(let file)?:
+            bytes = try renderedContent(file)
             files.update(handle) { $0 = .content(bytes) }
         case .disk(let fd, let fileSize)?:
             return try read(fd: fd, fileSize: fileSize, offset: offset, size: size)
@@ -75,7 +81,7 @@ extension MailTree {
         case .appended(let folderId, let name)?:
             // The name the writer used was never a file of the store: forget its dentry.
             invalidator?.invalidateEntry(parent: Node.Directory.folder(folderId).inode, name: name)
-        case .content?, .stored?, .streaming?, .control?, nil: break
+        case .content?, .stored?, .rendered?, .streaming?, .control?, nil: break
         }
     }
 

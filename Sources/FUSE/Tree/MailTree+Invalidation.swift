@@ -20,6 +20,7 @@ extension MailTree {
     /// their names and attributes at the next use, and their cached pages are dropped below.
     public func storeDidChange() {
         contentSources.removeAll()
+        conversationsDidChange()
         let recent = kernel.withLock { $0?.trust }.map { ContinuousClock.now - $0 }
         let drained = listings.drain(servedSince: recent)
         markListingsChanged()

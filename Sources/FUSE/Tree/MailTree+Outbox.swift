@@ -61,7 +61,7 @@ extension MailTree {
             return data.count
         case .appending?, .appended?:
             return try writeNewMessage(handle: handle, offset: offset, data: data)
-        case .content?, .packed?, .stored?, .disk?, .streaming?, nil:
+        case .content?, .packed?, .stored?, .rendered?, .disk?, .streaming?, nil:
             throw FSError(EBADF)
         }
     }
@@ -84,7 +84,7 @@ extension MailTree {
                 drafts.end(id)
                 try submit(item, bytes: bytes, accountId: accountId)
             }
-        case .appended?, .content?, .packed?, .stored?, .disk?, .streaming?, nil:
+        case .appended?, .content?, .packed?, .stored?, .rendered?, .disk?, .streaming?, nil:
             return
         }
     }

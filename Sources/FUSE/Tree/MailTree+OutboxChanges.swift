@@ -49,7 +49,7 @@ extension MailTree {
             return try truncateNewMessage(handle, size: size)
         case .outboxItem(let id)?:
             return try touchOutboxItem(id, size: size, modified: modified)
-        case .directory?, .content?, .generated?, .control?, nil:
+        case .directory?, .content?, .generated?, .rendered?, .control?, nil:
             throw FSError(EROFS)
         }
     }

@@ -95,12 +95,12 @@ extension MailTree {
             case .directory(.thread(let id))?: threads.append(id)
             case .directory(.attachmentMessage(let id))?: messages.append(id)
             case .directory(let directory)?: loaded.append((inode, try storeCall { try builtListing(of: directory) }))
-            case .content?, .generated?, .control?, .outboxItem?, .newMessage?, nil: break
+            case .content?, .generated?, .rendered?, .control?, .outboxItem?, .newMessage?, nil: break
             }
         }
         if !threads.isEmpty {
             let byThread = try storeCall { try store.messagesByThread(ids: threads) }
-            loaded += threads.map { (Node.Directory.thread($0).inode, Listing(messageEntries(byThread[$0] ?? []))) }
+            loaded += threads.map { (Node.Directory.thread($0).inode, threadListing($0, messages: byThread[$0] ?? [])) }
         }
         if !messages.isEmpty {
             let byMessage = try storeCall { try store.attachmentsByEmail(ids: messages) }

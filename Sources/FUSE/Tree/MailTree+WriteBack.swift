@@ -45,7 +45,7 @@ extension MailTree {
                  .attachmentMessage, .searches, .unifiedSearches, .savedSearch, .search:
                 throw FSError(EPERM)
             }
-        case .content(.attachment), .generated, .control, .outboxItem, .newMessage:
+        case .content(.attachment), .generated, .rendered, .control, .outboxItem, .newMessage:
             throw FSError(EPERM)
         }
         listings.forget(parent)

@@ -13,7 +13,7 @@ extension MailTree {
             return try messageAttribute(id, name: name)
         case .outboxItem(let id)?:
             return try outboxAttribute(id, name: name)
-        case .directory?, .content(.attachment)?, .generated?, .control?, .newMessage?, nil:
+        case .directory?, .content(.attachment)?, .generated?, .rendered?, .control?, .newMessage?, nil:
             throw FSError(ENODATA)
         }
     }
@@ -25,7 +25,7 @@ extension MailTree {
         case .outboxItem(let id)?:
             guard let item = try storeCall({ try store.outboxItem(id: id) }) else { throw FSError(ENOENT) }
             return item.lastError == nil ? ["user.mailfs.state"] : ["user.mailfs.error", "user.mailfs.state"]
-        case .directory?, .content(.attachment)?, .generated?, .control?, .newMessage?, nil:
+        case .directory?, .content(.attachment)?, .generated?, .rendered?, .control?, .newMessage?, nil:
             return []
         }
     }

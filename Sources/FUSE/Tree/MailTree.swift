@@ -10,8 +10,8 @@ import Synchronization
 /// metadata call is answered from the store or from in-memory listings, never from the
 /// network.
 ///
-/// Locking: `listings`, `accounts`, `files`, `contentSources`, the three walks and
-/// `readAhead` are independent mutexes, never nested.
+/// Locking: `listings`, `accounts`, `files`, `contentSources`, `conversations`, the three
+/// walks and `readAhead` are independent mutexes, never nested.
 public final class MailTree: FilesystemOperations {
     let store: TreeStore
     let settings: Settings
@@ -20,6 +20,8 @@ public final class MailTree: FilesystemOperations {
     let accounts: AccountRegistry
     let files = OpenFileTable()
     let contentSources = ContentSourceCache()
+    /// Conversations rendered for `conversation.txt` files (`MailTree+Conversations`).
+    let conversations: ConversationTexts
     /// The kernel the tree tells about store changes, and how long it trusts the entries
     /// and attributes it is sent (`attach`); nil until a kernel is attached.
     let kernel = Mutex<AttachedKernel?>(nil)
@@ -76,6 +78,8 @@ public final class MailTree: FilesystemOperations {
         self.logger = logger
         listingsChangedAt = Mutex(settings.mountedAt)
         accounts = AccountRegistry(store: store, activities: activities)
+        // Changes before the mount are in no kernel's cache.
+        conversations = ConversationTexts(lastVersion: (try? store.latestConversationVersion()) ?? 0)
     }
 
     /// Set once the session exists; until then invalidation is a no-op. `trust`: how long
@@ -86,10 +90,13 @@ public final class MailTree: FilesystemOperations {
 
     /// For a mount gone quiet (docs/DECISIONS.md, "Memory when idle"): gives back the
     /// sources of downloaded content opened so far (one indexed query brings one back at the
-    /// file's next open). Listings, the pack regions they read and kept attributes stay: the
-    /// next `ls`, `find`, `stat` or `cat` needs them, and each would cost a store query.
+    /// file's next open) and the rendered conversations (the kernel's page cache keeps
+    /// those read). Listings, the pack regions they read, kept attributes and conversations'
+    /// sizes stay: the next `ls`, `find`, `stat` or `cat` needs them, and each would cost a
+    /// store query or a rendering.
     public func releaseMemory() {
         contentSources.release()
+        conversations.releaseTexts()
     }
 
     // MARK: FilesystemOperations (metadata)
@@ -117,8 +124,15 @@ public final class MailTree: FilesystemOperations {
         case .root, .unifiedInbox, .account, .folder, .threads, .thread, .archive, .outbox, .attachments,
              .attachmentMessage, .savedSearch, .search:
             guard let entry = try listing(of: parent).entry(named: name) else { throw FSError(ENOENT) }
-            return entry.attributes
+            return try lookedUp(entry)
         }
+    }
+
+    /// A listed entry's attributes as LOOKUP gives them: those a listing leaves out
+    /// (`attributesAtLookup`) are made now.
+    private func lookedUp(_ entry: DirectoryEntry) throws(FSError) -> FileAttributes {
+        guard entry.attributesAtLookup, let node = Node(inode: entry.attributes.inode) else { return entry.attributes }
+        return try attributes(of: node)
     }
 
     public func getattr(_ inode: Inode) throws(FSError) -> FileAttributes {

@@ -14,6 +14,9 @@ enum Node: Hashable, Sendable {
     case content(ContentFile)
     /// `.status` and `.log`: rendered at open.
     case generated(GeneratedFile)
+    /// Text rendered from a thread's messages, held by `ConversationTexts` and kept in the
+    /// kernel's page cache until the store changes what it shows.
+    case rendered(RenderedFile)
     /// An account's `.control`: the commands written to it run at once.
     case control(Int64)
     /// A file of outbox/: a row of the send queue.
@@ -64,6 +67,13 @@ enum Node: Hashable, Sendable {
         var inode: Inode { Node.generated(self).inode }
     }
 
+    enum RenderedFile: Hashable, Sendable {
+        /// threads/<thread>/conversation.txt, by thread id.
+        case conversation(Int64)
+
+        var inode: Inode { Node.rendered(self).inode }
+    }
+
     private static let idBits: UInt64 = 56
     private static let idMask: UInt64 = (1 << idBits) - 1
 
@@ -91,6 +101,7 @@ enum Node: Hashable, Sendable {
         case .directory(.searches(let id)): Self.encode(16, id)
         case .directory(.savedSearch(let id)): Self.encode(17, id)
         case .directory(.search(let id)): Self.encode(18, id)
+        case .rendered(.conversation(let id)): Self.encode(19, id)
         }
     }
 
@@ -122,6 +133,7 @@ enum Node: Hashable, Sendable {
         case 16: self = .directory(.searches(id))
         case 17: self = .directory(.savedSearch(id))
         case 18: self = .directory(.search(id))
+        case 19: self = .rendered(.conversation(id))
         default: return nil
         }
     }
@@ -133,10 +145,11 @@ enum Node: Hashable, Sendable {
     /// Whether the tree keeps the node's attributes from one store change to the next
     /// (`ListingCache`): those of one store row by id, which change only with the store.
     /// A folder's are not (its mtime is that of the last change), nor are those of files
-    /// that change without one (`.status`, a file being written).
+    /// that change without one (`.status`, a file being written). A rendered file's size
+    /// changes only with the store.
     var attributesAreKept: Bool {
         switch self {
-        case .content:
+        case .content, .rendered:
             return true
         case .directory(let directory):
             switch directory {

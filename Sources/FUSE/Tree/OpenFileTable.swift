@@ -10,6 +10,9 @@ enum OpenFile: Sendable {
     /// A message or attachment whose bytes are loaded at its first read: with the kernel
     /// keeping the page cache, a file read before is opened and served without the store.
     case stored(Node.ContentFile)
+    /// A rendered file, its text taken at its first read (held, or rendered then): a file
+    /// read before is opened and served from the kernel's page cache without rendering.
+    case rendered(Node.RenderedFile)
     /// A downloaded file of the content cache, read with pread: eviction may unlink it,
     /// the open descriptor keeps serving.
     case disk(fd: Int32, size: Int64)

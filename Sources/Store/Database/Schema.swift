@@ -27,6 +27,7 @@ enum Schema {
         ListingVersions.register(in: &migrator)
         migrator.registerMigration("v12-journal-done-index", migrate: createDoneChangesIndex)
         migrator.registerMigration("v13-send-delivered-to", migrate: addDeliveredTo)
+        ConversationVersions.register(in: &migrator)
         return migrator
     }
 
