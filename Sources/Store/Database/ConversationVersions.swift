@@ -48,8 +48,14 @@ enum ConversationVersions {
         "dateReceived", "bodyPlain", "bodyHTML",
     ]
 
-    private static var messageChanged: String {
-        (["threadId", "isDeleted"] + shownColumns).map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+    /// The attachment columns a conversation shows, besides which message holds it (`emailId`).
+    private static let shownAttachmentColumns = ["fileName", "mimeType", "sizeBytes"]
+
+    /// `AFTER UPDATE OF` the columns, `WHEN` one of them holds another value: an update that
+    /// writes the values a row had moves nothing.
+    private static func updateOf(_ columns: [String], on table: String) -> String {
+        "AFTER UPDATE OF \(columns.joined(separator: ", ")) ON \(table) WHEN "
+            + columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
     }
 
     private static var triggers: String {
@@ -61,8 +67,7 @@ enum ConversationVersions {
             \(bump("OLD.threadId"))
         END;
         CREATE TRIGGER conversationVersion_message_update
-        AFTER UPDATE OF \((["threadId", "isDeleted"] + shownColumns).joined(separator: ", ")) ON email
-        WHEN \(messageChanged) BEGIN
+        \(updateOf(["threadId", "isDeleted"] + shownColumns, on: "email")) BEGIN
             \(bump("OLD.threadId"))
             \(bump("NEW.threadId"))
         END;
@@ -72,9 +77,8 @@ enum ConversationVersions {
         CREATE TRIGGER conversationVersion_attachment_delete AFTER DELETE ON attachment BEGIN
             \(bump(threadOf: "OLD.emailId"))
         END;
-        CREATE TRIGGER conversationVersion_attachment_update AFTER UPDATE OF emailId, fileName, mimeType, sizeBytes ON attachment
-        WHEN OLD.emailId IS NOT NEW.emailId OR OLD.fileName IS NOT NEW.fileName OR OLD.mimeType IS NOT NEW.mimeType
-             OR OLD.sizeBytes IS NOT NEW.sizeBytes BEGIN
+        CREATE TRIGGER conversationVersion_attachment_update
+        \(updateOf(["emailId"] + shownAttachmentColumns, on: "attachment")) BEGIN
             \(bump(threadOf: "OLD.emailId"))
             \(bump(threadOf: "NEW.emailId"))
         END;
